@@ -1,0 +1,105 @@
+// Package controller is the contract every simulated control-plane
+// component follows (the deployment, replicaset, garbage-collector,
+// node-lifecycle and endpoints controllers, the scheduler, the kubelets),
+// and the two things they share: the event recorder and the sync log.
+//
+// Controllers are level-based, as in Kubernetes: each tick the simulation
+// calls Sync once, and the controller compares the desired state of every
+// object it owns with what it observes in the store and takes the steps the
+// real controller would take in one sync. A controller never imports another;
+// they talk only through objects in the store.
+package controller
+
+import (
+	"time"
+
+	"converge/core/api"
+	"converge/core/store"
+)
+
+// Controller is one component of the simulated cluster.
+type Controller interface {
+	// Name is the component name that events and sync records carry, e.g.
+	// "deployment-controller".
+	Name() string
+	// Sync runs one pass of the control loop at ctx.Now().
+	Sync(ctx *Context)
+	// Clone returns an independent copy of the controller's own state (for
+	// checkpoints); a controller without state returns itself.
+	Clone() Controller
+}
+
+// Context is what a controller gets for one Sync.
+type Context struct {
+	Store *store.Store
+	// Log collects the sync records of this tick.
+	Log *SyncLog
+	// Emitted collects the events of this tick.
+	Emitted []store.EmittedEvent
+}
+
+// Now returns the simulated time.
+func (c *Context) Now() time.Time { return c.Store.Clock().Now() }
+
+// Event records an event about obj from component and keeps its short form for this tick's trace line.
+func (c *Context) Event(obj api.Object, component, eventType, reason, message string) {
+	c.EventOnHost(obj, component, "", eventType, reason, message)
+}
+
+// EventOnHost is Event with the source host set (kubelet events carry the node name).
+func (c *Context) EventOnHost(obj api.Object, component, host, eventType, reason, message string) {
+	c.Emitted = append(c.Emitted, c.Store.RecordEvent(obj, component, host, eventType, reason, message))
+}
+
+// Record adds a sync record to this tick's log.
+func (c *Context) Record(r SyncRecord) {
+	if c.Log != nil {
+		c.Log.Records = append(c.Log.Records, r)
+	}
+}
+
+// SyncLog is the list of sync records of one tick, in the order the
+// controllers ran.
+type SyncLog struct {
+	Records []SyncRecord
+}
+
+// SyncRecord is what one controller saw and did for one object in one sync,
+// in words a Kubernetes user reads. Exactly one of Action, Waiting and InSync
+// describes the outcome: the step it took, what it waits for, or nothing to do.
+type SyncRecord struct {
+	Controller string `json:"controller"`
+	Object     string `json:"object"`             // deployment/web, replicaset/web-5d9c7b8f4, node/node-1, pod/...
+	Observed   string `json:"observed,omitempty"` // "2 pods (2 ready)"
+	Desired    string `json:"desired,omitempty"`  // "3 pods"
+	Action     string `json:"action,omitempty"`   // "create pod web-5d9c7b8f4-x2kq"
+	Waiting    string `json:"waiting,omitempty"`  // "at surge cap 13/13: waiting for new pods to become available"
+	InSync     bool   `json:"inSync,omitempty"`
+	// Rollout is set on the Deployment controller's records of a rolling or
+	// recreate Deployment: its budgets and why it waits.
+	Rollout *RolloutRecord `json:"rollout,omitempty"`
+}
+
+// RolloutRecord is the arithmetic behind one Deployment sync: what the
+// surge and unavailability budgets are, how much of each is in use, and
+// which bound blocks the next step.
+type RolloutRecord struct {
+	Strategy        string `json:"strategy"`
+	Replicas        int32  `json:"replicas"`
+	MaxSurge        string `json:"maxSurge,omitempty"`       // as written: "25%"
+	Surge           int32  `json:"surge"`                    // resolved
+	SurgeMath       string `json:"surgeMath,omitempty"`      // "maxSurge 25% of 10 = 2.5, rounded up to 3"
+	MaxUnavailable  string `json:"maxUnavailable,omitempty"` // as written
+	Unavailable     int32  `json:"unavailable"`              // resolved
+	UnavailableMath string `json:"unavailableMath,omitempty"`
+	// SurgeUsed is Σ spec.replicas over all ReplicaSets minus replicas.
+	SurgeUsed int32 `json:"surgeUsed"`
+	// UnavailableUsed is replicas minus available pods (at least 0).
+	UnavailableUsed int32  `json:"unavailableUsed"`
+	NewReplicaSet   string `json:"newReplicaSet,omitempty"`
+	// Blocking names the bound that stops the next step: "surge",
+	// "unavailable", "paused", "progress-deadline", or "" when not blocked.
+	Blocking string `json:"blocking,omitempty"`
+	// ProgressDeadlineIn is the seconds left before ProgressDeadlineExceeded, -1 when none applies.
+	ProgressDeadlineIn int64 `json:"progressDeadlineIn"`
+}

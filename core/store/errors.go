@@ -1,0 +1,117 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"converge/core/api"
+	"converge/core/validation/field"
+)
+
+// Reason classifies a StatusError, as metav1.StatusReason does.
+type Reason string
+
+// Reasons the store returns.
+const (
+	ReasonNotFound      Reason = "NotFound"
+	ReasonAlreadyExists Reason = "AlreadyExists"
+	ReasonConflict      Reason = "Conflict"
+	ReasonInvalid       Reason = "Invalid"
+	ReasonForbidden     Reason = "Forbidden"
+	ReasonBadRequest    Reason = "BadRequest"
+)
+
+// StatusError is an API error. Its Error() is the API server's message (what
+// kubectl prints after "Error from server (Reason): "); kubectl rewrites
+// Invalid errors into its own "The Deployment "web" is invalid: ..." form
+// using Kind, Name and Errs.
+type StatusError struct {
+	Reason  Reason
+	Kind    string // e.g. Deployment
+	Name    string
+	Errs    field.ErrorList // set for Invalid
+	Message string
+}
+
+func (e *StatusError) Error() string { return e.Message }
+
+// Is lets errors.Is(err, ErrNotFound) and friends classify a StatusError.
+func (e *StatusError) Is(target error) bool {
+	t, ok := target.(*StatusError)
+	return ok && t.Message == "" && t.Reason == e.Reason
+}
+
+// Sentinels for errors.Is.
+var (
+	ErrNotFound      = &StatusError{Reason: ReasonNotFound}
+	ErrAlreadyExists = &StatusError{Reason: ReasonAlreadyExists}
+	ErrConflict      = &StatusError{Reason: ReasonConflict}
+	ErrInvalid       = &StatusError{Reason: ReasonInvalid}
+	ErrForbidden     = &StatusError{Reason: ReasonForbidden}
+)
+
+// ReasonOf returns the reason of a StatusError, or "".
+func ReasonOf(err error) Reason {
+	var se *StatusError
+	if errors.As(err, &se) {
+		return se.Reason
+	}
+	return ""
+}
+
+// Resource returns the qualified resource name of a kind as API messages
+// write it: deployments.apps, replicasets.apps, pods, nodes ...
+func Resource(kind string) string {
+	r := strings.ToLower(kind)
+	switch kind {
+	case api.KindEndpoints:
+	default:
+		r += "s"
+	}
+	if api.APIVersionFor(kind) == api.GroupVersionApps {
+		r += ".apps"
+	}
+	return r
+}
+
+// GroupKind returns "Deployment.apps" or "Pod", as in invalid-object messages.
+func GroupKind(kind string) string {
+	if api.APIVersionFor(kind) == api.GroupVersionApps {
+		return kind + ".apps"
+	}
+	return kind
+}
+
+func notFound(kind, name string) error {
+	return &StatusError{Reason: ReasonNotFound, Kind: kind, Name: name,
+		Message: fmt.Sprintf("%s %q not found", Resource(kind), name)}
+}
+
+func alreadyExists(kind, name string) error {
+	return &StatusError{Reason: ReasonAlreadyExists, Kind: kind, Name: name,
+		Message: fmt.Sprintf("%s %q already exists", Resource(kind), name)}
+}
+
+func conflict(kind, name string) error {
+	return &StatusError{Reason: ReasonConflict, Kind: kind, Name: name,
+		Message: fmt.Sprintf("Operation cannot be fulfilled on %s %q: the object has been modified; please apply your changes to the latest version and try again", Resource(kind), name)}
+}
+
+// NewInvalid returns the API server's 422 error for a list of field errors:
+// `Deployment.apps "web" is invalid: <errs>`.
+func NewInvalid(kind, name string, errs field.ErrorList) error {
+	return &StatusError{Reason: ReasonInvalid, Kind: kind, Name: name, Errs: errs,
+		Message: fmt.Sprintf("%s %q is invalid: %s", GroupKind(kind), name, errs.Error())}
+}
+
+// NewForbidden returns `pods "x" is forbidden: <why>`.
+func NewForbidden(kind, name, why string) error {
+	return &StatusError{Reason: ReasonForbidden, Kind: kind, Name: name,
+		Message: fmt.Sprintf("%s %q is forbidden: %s", Resource(kind), name, why)}
+}
+
+// NewBadRequest returns a 400 error with the given message.
+func NewBadRequest(msg string) error {
+	return &StatusError{Reason: ReasonBadRequest, Message: msg}
+}

@@ -1,0 +1,90 @@
+package store
+
+import (
+	"fmt"
+
+	"converge/core/api"
+)
+
+// EmittedEvent is the short form of an event as a trace line lists it.
+type EmittedEvent struct {
+	Type    string `json:"type"`
+	Reason  string `json:"reason"`
+	Object  string `json:"object"`
+	Message string `json:"message"`
+	Source  string `json:"source,omitempty"`
+}
+
+// RecordEvent stores an event about obj from a component (deployment-controller,
+// replicaset-controller, default-scheduler, kubelet, node-controller ...), as
+// client-go's recorder does: an identical event (same object, type, reason,
+// message and source) within the last 10 minutes bumps count and
+// lastTimestamp instead of creating another object. It returns the short form.
+func (s *Store) RecordEvent(obj api.Object, component, host, eventType, reason, message string) EmittedEvent {
+	m, tm := obj.GetObjectMeta(), obj.GetTypeMeta()
+	kind := tm.Kind
+	if kind == "" {
+		kind = kindOf(obj)
+	}
+	now := s.Now()
+	c := s.kinds[api.KindEvent]
+	// Aggregate with the most recent identical event, searching backwards a little way.
+	checked := 0
+	for i := len(c.items) - 1; i >= 0 && checked < 64; i-- {
+		o := c.items[i]
+		if o == nil {
+			continue
+		}
+		checked++
+		e := o.(*api.Event)
+		if e.InvolvedObject.UID == m.UID && e.Reason == reason && e.Message == message && e.Type == eventType &&
+			e.Source.Component == component && now.Sub(e.LastTimestamp.Time) <= 600*secondsDur(1) {
+			x := *e
+			x.Count++
+			x.LastTimestamp = now
+			x.ResourceVersion = s.nextRV()
+			c.items[i] = &x
+			return short(&x)
+		}
+	}
+	s.evSeq++
+	ns := m.Namespace
+	if ns == "" {
+		ns = api.NamespaceDefault
+	}
+	e := &api.Event{
+		ObjectMeta:     api.ObjectMeta{Name: fmt.Sprintf("%s.%x", m.Name, now.UnixNano()+s.evSeq), Namespace: ns},
+		InvolvedObject: api.ObjectReference{Kind: kind, Namespace: m.Namespace, Name: m.Name, UID: m.UID},
+		Reason:         reason, Message: message, Type: eventType,
+		Source:         api.EventSource{Component: component, Host: host},
+		FirstTimestamp: now, LastTimestamp: now, Count: 1,
+	}
+	api.SetDefaults(e)
+	e.UID = s.newUID()
+	e.ResourceVersion = s.nextRV()
+	e.CreationTimestamp = now
+	k := key(e.Namespace, e.Name)
+	c.add(k, e)
+	s.uidIx[e.UID] = api.KindEvent + "|" + k
+	return short(e)
+}
+
+func short(e *api.Event) EmittedEvent {
+	return EmittedEvent{Type: e.Type, Reason: e.Reason, Object: ShortRef(e.InvolvedObject.Kind, e.InvolvedObject.Name),
+		Message: e.Message, Source: e.Source.Component}
+}
+
+// ShortRef renders kind and name as kubectl's short reference: deployment/web, pod/web-5d9c7b8f4-x2kq.
+func ShortRef(kind, name string) string {
+	return lower(kind) + "/" + name
+}
+
+func lower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}

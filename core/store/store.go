@@ -1,0 +1,425 @@
+// Package store is Converge's in-memory API server: create, get, list,
+// update, status update, JSON merge patch and delete for every kind in
+// core/api, with defaulting and validation on every user write, generation
+// and resourceVersion bookkeeping, deterministic uids and generated names,
+// graceful pod deletion and owner-reference bookkeeping for the garbage
+// collector.
+//
+// Ownership rules, as with client-go listers: objects returned by Get, List
+// and the Each* iterators are shared and must never be modified; DeepCopy
+// first. Create and Update take ownership of the object passed in: do not
+// modify it afterwards, use the returned one.
+//
+// The store is single-threaded like the rest of the simulation.
+package store
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"strconv"
+
+	"converge/core/api"
+	"converge/core/clock"
+	"converge/core/validation"
+	"converge/core/validation/field"
+)
+
+// Limits of one simulation, checked on create so that no input can make it
+// hang.
+const (
+	MaxPods  = 10000
+	MaxNodes = 500
+	// MaxReplicas bounds spec.replicas of a Deployment or ReplicaSet.
+	MaxReplicas = MaxPods
+)
+
+// Options configures a Store.
+type Options struct {
+	// Clock is the simulated clock; required.
+	Clock *clock.Clock
+	// Seed seeds the generator of pod name suffixes.
+	Seed uint64
+}
+
+// Store is the API server's storage.
+type Store struct {
+	clock *clock.Clock
+	pcg   *rand.PCG
+	rng   *rand.Rand
+	rv    int64
+	uids  uint64
+	kinds map[string]*collection
+	uidIx map[string]string // uid -> kind + "/" + key, for owner lookups
+	pods  int               // live (not removed) pods, for the limit
+	evSeq int64
+}
+
+// Kinds lists every kind the store holds, in the order snapshots list them.
+var Kinds = []string{api.KindNode, api.KindDeployment, api.KindReplicaSet, api.KindPod, api.KindService,
+	api.KindEndpoints, api.KindConfigMap, api.KindEvent}
+
+// New returns an empty store.
+func New(o Options) *Store {
+	s := &Store{clock: o.Clock, kinds: map[string]*collection{}, uidIx: map[string]string{}}
+	s.pcg = rand.NewPCG(o.Seed, 0x636f6e7665726765) // "converge"
+	s.rng = rand.New(s.pcg)
+	for _, k := range Kinds {
+		s.kinds[k] = newCollection()
+	}
+	return s
+}
+
+// Clone returns an independent store with the same contents, sharing the
+// (immutable) objects. The clone uses the given clock.
+func (s *Store) Clone(c *clock.Clock) *Store {
+	out := &Store{clock: c, rv: s.rv, uids: s.uids, kinds: map[string]*collection{}, uidIx: make(map[string]string, len(s.uidIx)),
+		pods: s.pods, evSeq: s.evSeq}
+	pcg := *s.pcg
+	out.pcg = &pcg
+	out.rng = rand.New(out.pcg)
+	for k, c := range s.kinds {
+		out.kinds[k] = c.clone()
+	}
+	for k, v := range s.uidIx {
+		out.uidIx[k] = v
+	}
+	return out
+}
+
+// Now returns the simulated time.
+func (s *Store) Now() api.Time { return api.NewTime(s.clock.Now()) }
+
+// Clock returns the store's clock.
+func (s *Store) Clock() *clock.Clock { return s.clock }
+
+// Rand returns the store's seeded generator; every random choice in the
+// simulation draws from it, in a fixed order.
+func (s *Store) Rand() *rand.Rand { return s.rng }
+
+// ResourceVersion returns the latest resourceVersion handed out; it grows
+// with every write, so a reader can tell whether anything changed.
+func (s *Store) ResourceVersion() int64 { return s.rv }
+
+func kindOf(obj api.Object) string {
+	switch obj.(type) {
+	case *api.Deployment:
+		return api.KindDeployment
+	case *api.ReplicaSet:
+		return api.KindReplicaSet
+	case *api.Pod:
+		return api.KindPod
+	case *api.Node:
+		return api.KindNode
+	case *api.ConfigMap:
+		return api.KindConfigMap
+	case *api.Service:
+		return api.KindService
+	case *api.Endpoints:
+		return api.KindEndpoints
+	case *api.Event:
+		return api.KindEvent
+	}
+	return ""
+}
+
+// KindOf returns the kind of obj, or "" for an unknown type.
+func KindOf(obj api.Object) string { return kindOf(obj) }
+
+func key(namespace, name string) string {
+	if namespace == "" {
+		return name
+	}
+	return namespace + "/" + name
+}
+
+func (s *Store) coll(kind string) (*collection, error) {
+	c, ok := s.kinds[kind]
+	if !ok {
+		return nil, NewBadRequest(fmt.Sprintf("the server doesn't have a resource type %q", kind))
+	}
+	return c, nil
+}
+
+func (s *Store) nextRV() string {
+	s.rv++
+	return strconv.FormatInt(s.rv, 10)
+}
+
+// newUID returns a deterministic RFC 4122-shaped uid.
+func (s *Store) newUID() string {
+	s.uids++
+	x := s.uids * 0x9e3779b97f4a7c15
+	y := (s.uids + 0x5bd1e995) * 0xbf58476d1ce4e5b9
+	return fmt.Sprintf("%08x-%04x-4%03x-8%03x-%012x", uint32(x>>32), uint16(x>>16), uint16(x)&0xfff, uint16(y>>48)&0xfff, y&0xffffffffffff)
+}
+
+// nameAlphabet is apimachinery's rand alphabet: no vowels, no 0, 1 or 3.
+const nameAlphabet = "bcdfghjklmnpqrstvwxz2456789"
+
+// RandomSuffix returns n characters from Kubernetes' name alphabet, drawn from the store's generator.
+func (s *Store) RandomSuffix(n int) string {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = nameAlphabet[s.rng.IntN(len(nameAlphabet))]
+	}
+	return string(b)
+}
+
+// Get returns the stored object (shared: do not modify).
+func (s *Store) Get(kind, namespace, name string) (api.Object, error) {
+	c, err := s.coll(kind)
+	if err != nil {
+		return nil, err
+	}
+	if kind == api.KindNode {
+		namespace = ""
+	} else if namespace == "" {
+		namespace = api.NamespaceDefault
+	}
+	o, ok := c.get(key(namespace, name))
+	if !ok {
+		return nil, notFound(kind, name)
+	}
+	return o, nil
+}
+
+// ByUID returns the object with the given uid, if it still exists.
+func (s *Store) ByUID(uid string) (api.Object, bool) {
+	k, ok := s.uidIx[uid]
+	if !ok {
+		return nil, false
+	}
+	for i := 0; i < len(k); i++ {
+		if k[i] == '|' {
+			o, ok := s.kinds[k[:i]].get(k[i+1:])
+			return o, ok
+		}
+	}
+	return nil, false
+}
+
+// Exists reports whether an object with this uid is stored.
+func (s *Store) Exists(uid string) bool { _, ok := s.uidIx[uid]; return ok }
+
+// List returns every object of a kind in creation order (shared: do not modify).
+func (s *Store) List(kind string) []api.Object {
+	c, err := s.coll(kind)
+	if err != nil {
+		return nil
+	}
+	out := make([]api.Object, 0, c.len())
+	for _, o := range c.items {
+		if o != nil {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// Count returns how many objects of a kind are stored.
+func (s *Store) Count(kind string) int {
+	c, err := s.coll(kind)
+	if err != nil {
+		return 0
+	}
+	return c.len()
+}
+
+// Create stores a new object: defaulting, validation, generated name, uid,
+// resourceVersion, creationTimestamp, generation 1. Status given by the
+// caller is kept (controllers and the scenario's initial objects set it;
+// kubectl clears it before calling).
+func (s *Store) Create(obj api.Object) (api.Object, error) {
+	kind := kindOf(obj)
+	c, err := s.coll(kind)
+	if err != nil {
+		return nil, err
+	}
+	api.SetDefaults(obj)
+	m := obj.GetObjectMeta()
+	if m.Name == "" && m.GenerateName != "" {
+		m.Name = s.generateName(c, m)
+	}
+	if kind != api.KindEvent {
+		if errs := validation.ValidateObject(obj, nil); len(errs) > 0 {
+			return nil, NewInvalid(kind, m.Name, errs)
+		}
+		if err := s.checkLimits(kind, obj); err != nil {
+			return nil, err
+		}
+	}
+	k := key(m.Namespace, m.Name)
+	if _, exists := c.get(k); exists {
+		return nil, alreadyExists(kind, m.Name)
+	}
+	m.UID = s.newUID()
+	m.ResourceVersion = s.nextRV()
+	m.CreationTimestamp = s.Now()
+	m.DeletionTimestamp = nil
+	m.DeletionGracePeriodSeconds = nil
+	switch kind {
+	case api.KindDeployment, api.KindReplicaSet:
+		m.Generation = 1
+	default:
+		m.Generation = 0
+	}
+	c.add(k, obj)
+	s.uidIx[m.UID] = kind + "|" + k
+	if kind == api.KindPod {
+		s.pods++
+	}
+	return obj, nil
+}
+
+func (s *Store) generateName(c *collection, m *api.ObjectMeta) string {
+	base := m.GenerateName
+	if len(base) > 58 {
+		base = base[:58]
+	}
+	for {
+		n := base + s.RandomSuffix(5)
+		if _, taken := c.get(key(m.Namespace, n)); !taken {
+			return n
+		}
+	}
+}
+
+func (s *Store) checkLimits(kind string, obj api.Object) error {
+	m := obj.GetObjectMeta()
+	switch kind {
+	case api.KindPod:
+		if s.pods >= MaxPods {
+			return NewForbidden(kind, m.Name, fmt.Sprintf("exceeded the simulation's limit of %d pods (a Converge limit, not a Kubernetes one)", MaxPods))
+		}
+	case api.KindNode:
+		if s.kinds[api.KindNode].len() >= MaxNodes {
+			return NewForbidden(kind, m.Name, fmt.Sprintf("exceeded the simulation's limit of %d nodes (a Converge limit, not a Kubernetes one)", MaxNodes))
+		}
+	}
+	return checkReplicas(kind, obj)
+}
+
+func checkReplicas(kind string, obj api.Object) error {
+	var r *int32
+	switch o := obj.(type) {
+	case *api.Deployment:
+		r = o.Spec.Replicas
+	case *api.ReplicaSet:
+		r = o.Spec.Replicas
+	}
+	if r != nil && *r > MaxReplicas {
+		errs := field.ErrorList{field.Invalid(field.NewPath("spec", "replicas"), *r,
+			fmt.Sprintf("must be less than or equal to %d in Converge (a simulation limit, not a Kubernetes one)", MaxReplicas))}
+		return NewInvalid(kind, obj.GetObjectMeta().Name, errs)
+	}
+	return nil
+}
+
+// Update replaces an object's metadata and spec (the main resource). Status
+// sent by the caller is ignored and the stored status kept; server-set
+// metadata (uid, creationTimestamp, deletionTimestamp, generation) is kept.
+// A non-empty resourceVersion that is not the stored one is a Conflict.
+// generation goes up when the spec changes, and for Deployments also when
+// annotations change, as the registry strategies do.
+func (s *Store) Update(obj api.Object) (api.Object, error) {
+	return s.update(obj, false)
+}
+
+// UpdateStatus replaces an object's status (the status subresource); the
+// caller's metadata and spec are ignored.
+func (s *Store) UpdateStatus(obj api.Object) (api.Object, error) {
+	return s.update(obj, true)
+}
+
+func (s *Store) update(obj api.Object, status bool) (api.Object, error) {
+	kind := kindOf(obj)
+	c, err := s.coll(kind)
+	if err != nil {
+		return nil, err
+	}
+	m := obj.GetObjectMeta()
+	if m.Namespace == "" && kind != api.KindNode {
+		m.Namespace = api.NamespaceDefault
+	}
+	k := key(m.Namespace, m.Name)
+	old, ok := c.get(k)
+	if !ok {
+		return nil, notFound(kind, m.Name)
+	}
+	om := old.GetObjectMeta()
+	if m.ResourceVersion != "" && m.ResourceVersion != om.ResourceVersion {
+		return nil, conflict(kind, m.Name)
+	}
+	var next api.Object
+	if status {
+		next = withStatus(old, obj)
+	} else {
+		api.SetDefaults(obj)
+		next = withStatus(obj, old)
+		nm := next.GetObjectMeta()
+		nm.UID, nm.CreationTimestamp, nm.Generation = om.UID, om.CreationTimestamp, om.Generation
+		nm.DeletionTimestamp, nm.DeletionGracePeriodSeconds = om.DeletionTimestamp, om.DeletionGracePeriodSeconds
+		if kind != api.KindEvent {
+			if errs := validation.ValidateObject(next, old); len(errs) > 0 {
+				return nil, NewInvalid(kind, m.Name, errs)
+			}
+			if err := checkReplicas(kind, next); err != nil {
+				return nil, err
+			}
+		}
+		if specChanged(old, next) {
+			nm.Generation = om.Generation + 1
+		}
+	}
+	next.GetObjectMeta().ResourceVersion = s.nextRV()
+	c.replace(k, next)
+	return next, nil
+}
+
+// withStatus returns a shallow copy of main whose status is taken from statusFrom.
+func withStatus(main, statusFrom api.Object) api.Object {
+	switch m := main.(type) {
+	case *api.Deployment:
+		x := *m
+		x.Status = statusFrom.(*api.Deployment).Status
+		return &x
+	case *api.ReplicaSet:
+		x := *m
+		x.Status = statusFrom.(*api.ReplicaSet).Status
+		return &x
+	case *api.Pod:
+		x := *m
+		x.Status = statusFrom.(*api.Pod).Status
+		return &x
+	case *api.Node:
+		x := *m
+		x.Status = statusFrom.(*api.Node).Status
+		return &x
+	case *api.Service:
+		x := *m
+		x.Status = statusFrom.(*api.Service).Status
+		return &x
+	case *api.ConfigMap:
+		x := *m
+		return &x
+	case *api.Endpoints:
+		x := *m
+		return &x
+	case *api.Event:
+		x := *m
+		return &x
+	}
+	return main
+}
+
+func specChanged(old, next api.Object) bool {
+	switch o := old.(type) {
+	case *api.Deployment:
+		n := next.(*api.Deployment)
+		return !reflect.DeepEqual(o.Spec, n.Spec) || !reflect.DeepEqual(o.Annotations, n.Annotations)
+	case *api.ReplicaSet:
+		return !reflect.DeepEqual(o.Spec, next.(*api.ReplicaSet).Spec)
+	}
+	return false
+}

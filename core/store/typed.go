@@ -1,0 +1,114 @@
+package store
+
+import (
+	"time"
+
+	"converge/core/api"
+)
+
+func secondsDur(s int64) time.Duration { return time.Duration(s) * time.Second }
+
+// Typed accessors. Each returns shared objects: do not modify them.
+
+// Deployments returns every Deployment in creation order.
+func (s *Store) Deployments() []*api.Deployment {
+	return listAs[*api.Deployment](s, api.KindDeployment)
+}
+
+// ReplicaSets returns every ReplicaSet in creation order.
+func (s *Store) ReplicaSets() []*api.ReplicaSet {
+	return listAs[*api.ReplicaSet](s, api.KindReplicaSet)
+}
+
+// Pods returns every Pod in creation order.
+func (s *Store) Pods() []*api.Pod { return listAs[*api.Pod](s, api.KindPod) }
+
+// Nodes returns every Node in creation order.
+func (s *Store) Nodes() []*api.Node { return listAs[*api.Node](s, api.KindNode) }
+
+// Services returns every Service in creation order.
+func (s *Store) Services() []*api.Service { return listAs[*api.Service](s, api.KindService) }
+
+// ConfigMaps returns every ConfigMap in creation order.
+func (s *Store) ConfigMaps() []*api.ConfigMap { return listAs[*api.ConfigMap](s, api.KindConfigMap) }
+
+// EndpointsList returns every Endpoints object in creation order.
+func (s *Store) EndpointsList() []*api.Endpoints { return listAs[*api.Endpoints](s, api.KindEndpoints) }
+
+// Events returns every Event in creation order.
+func (s *Store) Events() []*api.Event { return listAs[*api.Event](s, api.KindEvent) }
+
+func listAs[T api.Object](s *Store, kind string) []T {
+	c := s.kinds[kind]
+	out := make([]T, 0, c.len())
+	for _, o := range c.items {
+		if o != nil {
+			out = append(out, o.(T))
+		}
+	}
+	return out
+}
+
+// EachPod calls f for every pod in creation order until f returns false. It
+// allocates nothing; use it on hot paths.
+func (s *Store) EachPod(f func(*api.Pod) bool) {
+	for _, o := range s.kinds[api.KindPod].items {
+		if o != nil && !f(o.(*api.Pod)) {
+			return
+		}
+	}
+}
+
+// GetDeployment returns a Deployment, or nil and a NotFound error.
+func (s *Store) GetDeployment(namespace, name string) (*api.Deployment, error) {
+	o, err := s.Get(api.KindDeployment, namespace, name)
+	if err != nil {
+		return nil, err
+	}
+	return o.(*api.Deployment), nil
+}
+
+// GetReplicaSet returns a ReplicaSet, or nil and a NotFound error.
+func (s *Store) GetReplicaSet(namespace, name string) (*api.ReplicaSet, error) {
+	o, err := s.Get(api.KindReplicaSet, namespace, name)
+	if err != nil {
+		return nil, err
+	}
+	return o.(*api.ReplicaSet), nil
+}
+
+// GetPod returns a Pod, or nil and a NotFound error.
+func (s *Store) GetPod(namespace, name string) (*api.Pod, error) {
+	o, err := s.Get(api.KindPod, namespace, name)
+	if err != nil {
+		return nil, err
+	}
+	return o.(*api.Pod), nil
+}
+
+// GetNode returns a Node, or nil and a NotFound error.
+func (s *Store) GetNode(name string) (*api.Node, error) {
+	o, err := s.Get(api.KindNode, "", name)
+	if err != nil {
+		return nil, err
+	}
+	return o.(*api.Node), nil
+}
+
+// GetService returns a Service, or nil and a NotFound error.
+func (s *Store) GetService(namespace, name string) (*api.Service, error) {
+	o, err := s.Get(api.KindService, namespace, name)
+	if err != nil {
+		return nil, err
+	}
+	return o.(*api.Service), nil
+}
+
+// GetConfigMap returns a ConfigMap, or nil and a NotFound error.
+func (s *Store) GetConfigMap(namespace, name string) (*api.ConfigMap, error) {
+	o, err := s.Get(api.KindConfigMap, namespace, name)
+	if err != nil {
+		return nil, err
+	}
+	return o.(*api.ConfigMap), nil
+}
