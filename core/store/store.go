@@ -40,6 +40,9 @@ type Options struct {
 	Clock *clock.Clock
 	// Seed seeds the generator of pod name suffixes.
 	Seed uint64
+	// DefaultTolerationSeconds is what the DefaultTolerationSeconds admission
+	// plugin gives pods for the not-ready and unreachable taints; 0 means 300.
+	DefaultTolerationSeconds int64
 }
 
 // Store is the API server's storage.
@@ -53,6 +56,8 @@ type Store struct {
 	uidIx map[string]string // uid -> kind + "/" + key, for owner lookups
 	pods  int               // live (not removed) pods, for the limit
 	evSeq int64
+
+	tolerationSeconds int64
 }
 
 // Kinds lists every kind the store holds, in the order snapshots list them.
@@ -61,7 +66,10 @@ var Kinds = []string{api.KindNode, api.KindDeployment, api.KindReplicaSet, api.K
 
 // New returns an empty store.
 func New(o Options) *Store {
-	s := &Store{clock: o.Clock, kinds: map[string]*collection{}, uidIx: map[string]string{}}
+	s := &Store{clock: o.Clock, kinds: map[string]*collection{}, uidIx: map[string]string{}, tolerationSeconds: o.DefaultTolerationSeconds}
+	if s.tolerationSeconds <= 0 {
+		s.tolerationSeconds = api.DefaultTolerationSeconds
+	}
 	s.pcg = rand.NewPCG(o.Seed, 0x636f6e7665726765) // "converge"
 	s.rng = rand.New(s.pcg)
 	for _, k := range Kinds {
@@ -74,7 +82,7 @@ func New(o Options) *Store {
 // (immutable) objects. The clone uses the given clock.
 func (s *Store) Clone(c *clock.Clock) *Store {
 	out := &Store{clock: c, rv: s.rv, uids: s.uids, kinds: map[string]*collection{}, uidIx: make(map[string]string, len(s.uidIx)),
-		pods: s.pods, evSeq: s.evSeq}
+		pods: s.pods, evSeq: s.evSeq, tolerationSeconds: s.tolerationSeconds}
 	pcg := *s.pcg
 	out.pcg = &pcg
 	out.rng = rand.New(out.pcg)
@@ -240,6 +248,9 @@ func (s *Store) Create(obj api.Object) (api.Object, error) {
 	m := obj.GetObjectMeta()
 	if m.Name == "" && m.GenerateName != "" {
 		m.Name = s.generateName(c, m)
+	}
+	if p, ok := obj.(*api.Pod); ok {
+		s.admitPod(p)
 	}
 	if kind != api.KindEvent {
 		if errs := validation.ValidateObject(obj, nil); len(errs) > 0 {
