@@ -85,6 +85,9 @@ func (s *Store) remove(kind string, c *collection, k string, obj api.Object) {
 		s.pods--
 	}
 	s.rv++
+	if kind != api.KindEvent {
+		s.writes++
+	}
 }
 
 // orphanDependents removes every ownerReference to uid, as the garbage

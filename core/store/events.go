@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"strconv"
 
 	"converge/core/api"
 )
@@ -42,7 +43,7 @@ func (s *Store) RecordEvent(obj api.Object, component, host, eventType, reason, 
 			x := *e
 			x.Count++
 			x.LastTimestamp = now
-			x.ResourceVersion = s.nextRV()
+			x.ResourceVersion = s.nextEventRV()
 			c.items[i] = &x
 			return short(&x)
 		}
@@ -61,7 +62,7 @@ func (s *Store) RecordEvent(obj api.Object, component, host, eventType, reason, 
 	}
 	api.SetDefaults(e)
 	e.UID = s.newUID()
-	e.ResourceVersion = s.nextRV()
+	e.ResourceVersion = s.nextEventRV()
 	e.CreationTimestamp = now
 	k := key(e.Namespace, e.Name)
 	c.add(k, e)
@@ -88,3 +89,11 @@ func lower(s string) string {
 	}
 	return string(b)
 }
+
+// nextEventRV hands out a resourceVersion without counting a write.
+func (s *Store) nextEventRV() string {
+	s.rv++
+	return fmtInt(s.rv)
+}
+
+func fmtInt(n int64) string { return strconv.FormatInt(n, 10) }

@@ -58,6 +58,9 @@ type Store struct {
 	evSeq int64
 
 	tolerationSeconds int64
+	// writes counts writes other than events, so that the engine can tell
+	// whether a control-plane round changed anything.
+	writes int64
 }
 
 // Kinds lists every kind the store holds, in the order snapshots list them.
@@ -82,7 +85,7 @@ func New(o Options) *Store {
 // (immutable) objects. The clone uses the given clock.
 func (s *Store) Clone(c *clock.Clock) *Store {
 	out := &Store{clock: c, rv: s.rv, uids: s.uids, kinds: map[string]*collection{}, uidIx: make(map[string]string, len(s.uidIx)),
-		pods: s.pods, evSeq: s.evSeq, tolerationSeconds: s.tolerationSeconds}
+		pods: s.pods, evSeq: s.evSeq, tolerationSeconds: s.tolerationSeconds, writes: s.writes}
 	pcg := *s.pcg
 	out.pcg = &pcg
 	out.rng = rand.New(out.pcg)
@@ -149,7 +152,11 @@ func (s *Store) coll(kind string) (*collection, error) {
 	return c, nil
 }
 
+// Writes counts every write except events; it only grows.
+func (s *Store) Writes() int64 { return s.writes }
+
 func (s *Store) nextRV() string {
+	s.writes++
 	s.rv++
 	return strconv.FormatInt(s.rv, 10)
 }
