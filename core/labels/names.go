@@ -2,11 +2,13 @@ package labels
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 )
 
-// The name and label rules of apimachinery's pkg/util/validation, with their texts.
+// The name and label rules of apimachinery's pkg/util/validation (and
+// pkg/api/validate/content), with their texts. The checks are hand-written
+// loops equivalent to kube's regular expressions (quoted in the messages),
+// because they run on every pod the simulation creates.
 
 const (
 	qnameCharFmt        = "[A-Za-z0-9]"
@@ -25,14 +27,8 @@ const (
 	DNS1123SubdomainMaxLength = 253
 )
 
-var (
-	qualifiedNameRe    = regexp.MustCompile("^" + qualifiedNameFmt + "$")
-	labelValueRe       = regexp.MustCompile("^" + labelValueFmt + "$")
-	dns1123LabelRe     = regexp.MustCompile("^" + dns1123LabelFmt + "$")
-	dns1123SubdomainRe = regexp.MustCompile("^" + dns1123SubdomainFmt + "$")
-)
-
-func regexError(msg, fmtStr string, examples ...string) string {
+// RegexError is apimachinery's RegexError: msg, the examples and the regex.
+func RegexError(msg, fmtStr string, examples ...string) string {
 	if len(examples) == 0 {
 		return msg + " (regex used for validation is '" + fmtStr + "')"
 	}
@@ -47,71 +43,144 @@ func regexError(msg, fmtStr string, examples ...string) string {
 	return msg
 }
 
+// MaxLenError is apimachinery's "must be no more than N bytes".
+func MaxLenError(n int) string { return fmt.Sprintf("must be no more than %d bytes", n) }
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+func isLowerAlnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }
+
+// isQualifiedNamePart matches ^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$.
+func isQualifiedNamePart(s string) bool {
+	if s == "" || !isAlnum(s[0]) || !isAlnum(s[len(s)-1]) {
+		return false
+	}
+	for i := 1; i < len(s)-1; i++ {
+		if c := s[i]; !isAlnum(c) && c != '-' && c != '_' && c != '.' {
+			return false
+		}
+	}
+	return true
+}
+
+// isDNS1123Label matches ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$.
+func isDNS1123Label(s string) bool {
+	if s == "" || !isLowerAlnum(s[0]) || !isLowerAlnum(s[len(s)-1]) {
+		return false
+	}
+	for i := 1; i < len(s)-1; i++ {
+		if c := s[i]; !isLowerAlnum(c) && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// isDNS1123Subdomain matches dot-separated DNS-1123 labels.
+func isDNS1123Subdomain(s string) bool {
+	for {
+		i := strings.IndexByte(s, '.')
+		if i < 0 {
+			return isDNS1123Label(s)
+		}
+		if !isDNS1123Label(s[:i]) {
+			return false
+		}
+		s = s[i+1:]
+	}
+}
+
 // IsQualifiedName checks a label or annotation key ("app", "example.com/tier").
 func IsQualifiedName(value string) []string {
-	var errs []string
-	parts := strings.Split(value, "/")
-	var name string
-	switch len(parts) {
-	case 1:
-		name = parts[0]
-	case 2:
-		var prefix string
-		prefix, name = parts[0], parts[1]
-		if len(prefix) == 0 {
-			errs = append(errs, "prefix part must be non-empty")
-		} else if msgs := IsDNS1123Subdomain(prefix); len(msgs) != 0 {
-			for _, m := range msgs {
-				errs = append(errs, "prefix part "+m)
-			}
-		}
+	var prefix, name string
+	switch i := strings.IndexByte(value, '/'); {
+	case i < 0:
+		name = value
+	case strings.IndexByte(value[i+1:], '/') >= 0:
+		return []string{"a valid label key " + RegexError(qualifiedNameErr, qualifiedNameFmt, "MyName", "my.name", "123-abc") +
+			" with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"}
 	default:
-		return append(errs, "a qualified name "+regexError(qualifiedNameErr, qualifiedNameFmt, "MyName", "my.name", "123-abc")+
-			" with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')")
+		prefix, name = value[:i], value[i+1:]
+		if prefix == "" {
+			return qualifiedNameErrs([]string{"prefix part must be non-empty"}, name)
+		}
 	}
+	if (prefix == "" || len(prefix) <= DNS1123SubdomainMaxLength && isDNS1123Subdomain(prefix)) &&
+		len(name) <= DNS1123LabelMaxLength && isQualifiedNamePart(name) {
+		return nil
+	}
+	var errs []string
+	if prefix != "" {
+		for _, m := range IsDNS1123Subdomain(prefix) {
+			errs = append(errs, "prefix part "+m)
+		}
+	}
+	return qualifiedNameErrs(errs, name)
+}
+
+func qualifiedNameErrs(errs []string, name string) []string {
 	if len(name) == 0 {
 		errs = append(errs, "name part must be non-empty")
 	} else if len(name) > DNS1123LabelMaxLength {
-		errs = append(errs, fmt.Sprintf("name part must be no more than %d bytes", DNS1123LabelMaxLength))
+		errs = append(errs, "name part "+MaxLenError(DNS1123LabelMaxLength))
 	}
-	if !qualifiedNameRe.MatchString(name) {
-		errs = append(errs, "name part "+regexError(qualifiedNameErr, qualifiedNameFmt, "MyName", "my.name", "123-abc"))
+	if !isQualifiedNamePart(name) {
+		errs = append(errs, "name part "+RegexError(qualifiedNameErr, qualifiedNameFmt, "MyName", "my.name", "123-abc"))
 	}
 	return errs
 }
 
 // IsValidLabelValue checks a label value.
 func IsValidLabelValue(value string) []string {
+	ok := value == "" || isQualifiedNamePart(value)
+	if ok && len(value) <= LabelValueMaxLength {
+		return nil
+	}
 	var errs []string
 	if len(value) > LabelValueMaxLength {
-		errs = append(errs, fmt.Sprintf("must be no more than %d bytes", LabelValueMaxLength))
+		errs = append(errs, MaxLenError(LabelValueMaxLength))
 	}
-	if !labelValueRe.MatchString(value) {
-		errs = append(errs, regexError(labelValueErr, labelValueFmt, "MyValue", "my_value", "12345"))
+	if !ok {
+		errs = append(errs, RegexError(labelValueErr, labelValueFmt, "MyValue", "my_value", "12345"))
 	}
 	return errs
 }
 
-// IsDNS1123Label checks a DNS-1123 label (pod names' parts, node names ...).
+// IsDNS1123Label checks a DNS-1123 label (container names, hostnames ...).
+// A valid subdomain that only fails for its dots gets "must not contain dots".
 func IsDNS1123Label(value string) []string {
+	ok := isDNS1123Label(value)
+	if ok && len(value) <= DNS1123LabelMaxLength {
+		return nil
+	}
 	var errs []string
 	if len(value) > DNS1123LabelMaxLength {
-		errs = append(errs, fmt.Sprintf("must be no more than %d bytes", DNS1123LabelMaxLength))
+		errs = append(errs, MaxLenError(DNS1123LabelMaxLength))
 	}
-	if !dns1123LabelRe.MatchString(value) {
-		errs = append(errs, regexError("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character", dns1123LabelFmt, "my-name", "123-abc"))
+	if !ok {
+		if isDNS1123Subdomain(value) {
+			errs = append(errs, "must not contain dots")
+		} else {
+			errs = append(errs, RegexError("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character", dns1123LabelFmt, "my-name", "123-abc"))
+		}
 	}
 	return errs
 }
 
 // IsDNS1123Subdomain checks a DNS-1123 subdomain (object names).
 func IsDNS1123Subdomain(value string) []string {
+	ok := isDNS1123Subdomain(value)
+	if ok && len(value) <= DNS1123SubdomainMaxLength {
+		return nil
+	}
 	var errs []string
 	if len(value) > DNS1123SubdomainMaxLength {
-		errs = append(errs, fmt.Sprintf("must be no more than %d bytes", DNS1123SubdomainMaxLength))
+		errs = append(errs, MaxLenError(DNS1123SubdomainMaxLength))
 	}
-	if !dns1123SubdomainRe.MatchString(value) {
-		errs = append(errs, regexError("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character", dns1123SubdomainFmt, "example.com"))
+	if !ok {
+		errs = append(errs, RegexError("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character", dns1123SubdomainFmt, "example.com"))
 	}
 	return errs
 }
