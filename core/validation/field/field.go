@@ -148,15 +148,18 @@ func (e *Error) ErrorBody() string {
 }
 
 // RenderValue renders a bad value as Kubernetes 1.34+ does: strings quoted,
-// numbers and bools plain, pointers dereferenced, everything else as JSON.
+// numbers and bools plain, pointers dereferenced, everything else as JSON. A
+// nil value or nil pointer is the string "null", quoted, as apimachinery
+// substitutes it before rendering (`spec.selector: Invalid value: "null":
+// field is immutable`); a nil map or slice is JSON null, unquoted.
 func RenderValue(v any) string {
 	if v == nil {
-		return "null"
+		return `"null"`
 	}
 	rv := reflect.ValueOf(v)
 	for rv.Kind() == reflect.Pointer {
 		if rv.IsNil() {
-			return "null"
+			return `"null"`
 		}
 		rv = rv.Elem()
 	}
