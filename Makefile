@@ -1,0 +1,92 @@
+# Converge's build. `make serve` builds and serves the page; `make test` runs
+# every check that CI runs (.ci/run is `make test` on a fresh machine).
+
+GO ?= go
+GOROOT := $(shell $(GO) env GOROOT)
+WASM_EXEC_DIR := $(GOROOT)/lib/wasm
+
+# The build outputs that package web embeds (see web/embed.go).
+DIST := web/dist
+WASM := $(DIST)/converge.wasm
+BIN := bin/converge
+# -buildvcs=false: the outputs depend on the sources only, not on git's state.
+WASMFLAGS := -trimpath -buildvcs=false -ldflags='-s -w'
+ADDR ?= 127.0.0.1:8080
+
+# Packages whose tests also run compiled to wasm, under Node.
+WASM_TEST_PKGS ?= ./wasm/...
+# How long `make fuzz` runs each fuzz target.
+FUZZTIME ?= 10s
+
+.PHONY: all build serve test test-wasm test-browser bench fuzz clean FORCE
+all: build
+
+## build: the wasm and its wasm_exec.js into web/dist, then bin/converge, which embeds them
+build: $(BIN)
+
+# go build decides itself whether anything changed (FORCE; its cache makes an
+# unchanged build take a fraction of a second). The wasm is replaced only when
+# its bytes changed, so that the gzip rule after it runs only when needed.
+$(WASM): FORCE
+	@mkdir -p $(DIST)
+	GOOS=js GOARCH=wasm $(GO) build $(WASMFLAGS) -o $@.tmp ./wasm
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+
+# Precompressed for `converge serve` (see cmd/converge/static.go). -n keeps the
+# name and time out of the header, so the bytes depend only on the wasm.
+$(WASM).gz: $(WASM)
+	gzip -9 -n -c $< > $@.tmp && mv $@.tmp $@
+
+# wasm_exec.js belongs to the compiler that built the wasm: copy it, never commit it.
+$(DIST)/wasm_exec.js: $(WASM_EXEC_DIR)/wasm_exec.js
+	@mkdir -p $(DIST)
+	cp $< $@
+
+$(BIN): $(WASM) $(WASM).gz $(DIST)/wasm_exec.js FORCE
+	$(GO) build -trimpath -buildvcs=false -o $@ ./cmd/converge
+
+## serve: build, then serve the page on ADDR (default 127.0.0.1:8080)
+serve: build
+	$(BIN) serve --addr $(ADDR)
+
+## test: formatting, vet (native and wasm), native tests, wasm tests under Node, browser tests
+test: build
+	@unformatted="$$(find . -name '*.go' -not -path './.git/*' -not -path '*/testdata/*' -exec gofmt -l {} +)"; \
+	if [ -n "$$unformatted" ]; then echo "gofmt -l: these files need gofmt -w:"; echo "$$unformatted"; exit 1; fi
+	$(GO) vet ./...
+	GOOS=js GOARCH=wasm $(GO) vet ./wasm/...
+	$(GO) test $$($(GO) list ./... | grep -v '/cmd/converge$$')
+	$(MAKE) --no-print-directory test-wasm test-browser
+
+## test-wasm: the wasm packages' tests, compiled to wasm and run under Node
+test-wasm:
+	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC_DIR)/go_js_wasm_exec" $(WASM_TEST_PKGS)
+
+## test-browser: the command line's tests, with the browser tests (needs make build; runs alone, so a busy machine does not slow the browser)
+test-browser:
+	$(GO) test ./cmd/converge
+
+## bench: every benchmark, with allocations
+bench:
+	@pkgs="$$(grep -rl --include='*_test.go' '^func Benchmark' . | xargs -r -n1 dirname | sort -u)"; \
+	if [ -z "$$pkgs" ]; then echo "no benchmarks"; exit 0; fi; \
+	$(GO) test -run='^$$' -bench=. -benchmem $$pkgs
+
+## fuzz: each fuzz target for FUZZTIME (default 10s); go test -fuzz takes one target per run
+fuzz:
+	@found=0; \
+	for f in $$(grep -rl --include='*_test.go' '^func Fuzz' .); do \
+	  dir=$$(dirname $$f); \
+	  for target in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' $$f); do \
+	    found=1; echo "== $$dir $$target"; \
+	    $(GO) test -run='^$$' -fuzz="^$$target\$$" -fuzztime=$(FUZZTIME) $$dir || exit 1; \
+	  done; \
+	done; \
+	if [ $$found = 0 ]; then echo "no fuzz targets"; fi
+
+## clean: remove the build outputs (web/dist keeps its .gitkeep)
+clean:
+	rm -rf bin
+	rm -f $(WASM) $(WASM).tmp $(WASM).gz $(WASM).gz.tmp $(DIST)/wasm_exec.js
+
+FORCE:

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"mime"
+	"net/http"
+	"path"
+	"strings"
+	"time"
+)
+
+// site serves a read-only tree of files held in memory: the page assets
+// embedded in the binary. It differs from http.FileServerFS in what a page
+// of a few megabytes of wasm needs:
+//   - every file has a strong ETag (a hash of its bytes) and
+//     `Cache-Control: no-cache`, so a reload revalidates and gets 304 unless
+//     the binary changed; embedded files have no modification time to go by;
+//   - a file with a NAME.gz sibling is sent gzip-encoded to clients that
+//     accept it, with `Vary: Accept-Encoding` (make build precompresses the
+//     wasm; net/http never compresses on its own);
+//   - `/` is index.html, or the fallback page when the app is not built;
+//   - no directory listings, and only GET and HEAD.
+type site struct {
+	files map[string]*asset
+	// root is the file served at "/".
+	root string
+}
+
+// asset is one file of a site.
+type asset struct {
+	name        string
+	data        []byte
+	etag        string
+	contentType string
+	// gzip is the precompressed variant (from NAME.gz), or nil.
+	gzip     []byte
+	gzipETag string
+}
+
+// contentTypes pins the types the page depends on; other extensions go by
+// the mime package. instantiateStreaming refuses wasm served as anything
+// other than application/wasm.
+var contentTypes = map[string]string{
+	".html": "text/html; charset=utf-8",
+	".js":   "text/javascript; charset=utf-8",
+	".css":  "text/css; charset=utf-8",
+	".svg":  "image/svg+xml",
+	".wasm": "application/wasm",
+	".yaml": "text/yaml; charset=utf-8",
+}
+
+// newSite reads every file of fsys (skipping names that start with a dot) and
+// serves root at "/".
+func newSite(fsys fs.FS, root string) (*site, error) {
+	s := &site{files: map[string]*asset{}, root: root}
+	var gz []string
+	err := fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if strings.HasPrefix(d.Name(), ".") && name != "." {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			return nil
+		}
+		if strings.HasSuffix(name, ".gz") {
+			gz = append(gz, name)
+			return nil
+		}
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return err
+		}
+		s.files[name] = &asset{name: name, data: data, etag: etag(data, ""), contentType: contentType(name)}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading the page assets: %w", err)
+	}
+	for _, name := range gz {
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, fmt.Errorf("reading the page assets: %w", err)
+		}
+		a, ok := s.files[strings.TrimSuffix(name, ".gz")]
+		if !ok {
+			// A lone NAME.gz is served as the file it is.
+			s.files[name] = &asset{name: name, data: data, etag: etag(data, ""), contentType: contentType(name)}
+			continue
+		}
+		a.gzip, a.gzipETag = data, etag(a.data, "-gzip")
+	}
+	if _, ok := s.files[root]; !ok {
+		return nil, fmt.Errorf("reading the page assets: no %s", root)
+	}
+	return s, nil
+}
+
+// etag is a strong entity tag for data; suffix tells encodings apart.
+func etag(data []byte, suffix string) string {
+	sum := sha256.Sum256(data)
+	return `"` + hex.EncodeToString(sum[:12]) + suffix + `"`
+}
+
+func contentType(name string) string {
+	ext := path.Ext(name)
+	if t, ok := contentTypes[ext]; ok {
+		return t
+	}
+	if t := mime.TypeByExtension(ext); t != "" {
+		return t
+	}
+	return "application/octet-stream"
+}
+
+func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "405 method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	name := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/")
+	if name == "" {
+		name = s.root
+	}
+	a, ok := s.files[name]
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", a.contentType)
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Content-Type-Options", "nosniff")
+	data, tag := a.data, a.etag
+	if a.gzip != nil {
+		h.Add("Vary", "Accept-Encoding")
+		if acceptsGzip(r) {
+			data, tag = a.gzip, a.gzipETag
+			h.Set("Content-Encoding", "gzip")
+		}
+	}
+	h.Set("ETag", tag)
+	http.ServeContent(w, r, a.name, time.Time{}, bytes.NewReader(data))
+}
+
+// acceptsGzip reports whether the request's Accept-Encoding allows gzip
+// (a `gzip;q=0` refuses it).
+func acceptsGzip(r *http.Request) bool {
+	for _, field := range r.Header.Values("Accept-Encoding") {
+		for _, part := range strings.Split(field, ",") {
+			coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+			if !strings.EqualFold(strings.TrimSpace(coding), "gzip") {
+				continue
+			}
+			q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
+			return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
+		}
+	}
+	return false
+}

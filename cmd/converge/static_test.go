@@ -1,0 +1,170 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"testing/fstest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func gzipped(t *testing.T, s string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	require.NoError(t, err)
+	_, err = zw.Write([]byte(s))
+	require.NoError(t, err)
+	require.NoError(t, zw.Close())
+	return buf.Bytes()
+}
+
+func testSite(t *testing.T) *site {
+	t.Helper()
+	fsys := fstest.MapFS{
+		"index.html":            {Data: []byte("<!doctype html><title>app</title>")},
+		"placeholder.html":      {Data: []byte("<!doctype html><title>run make build</title>")},
+		"converge.js":           {Data: []byte("// @ts-check\n")},
+		"dist/converge.wasm":    {Data: []byte("\x00asm wasm bytes")},
+		"dist/converge.wasm.gz": {Data: gzipped(t, "\x00asm wasm bytes")},
+		"dist/wasm_exec.js":     {Data: []byte("globalThis.Go = class {};")},
+		"dist/.gitkeep":         {Data: nil},
+		"scenario.yaml":         {Data: []byte("name: x\n")},
+	}
+	s, err := newSite(fsys, "index.html")
+	require.NoError(t, err)
+	return s
+}
+
+func TestSiteServesAssets(t *testing.T) {
+	t.Parallel()
+	s := testSite(t)
+	tests := []struct {
+		name           string
+		method         string
+		path           string
+		acceptEncoding string
+		wantStatus     int
+		wantType       string
+		wantEncoding   string
+		wantBody       string
+	}{
+		{name: "root is index.html", path: "/", wantStatus: 200, wantType: "text/html; charset=utf-8", wantBody: "<!doctype html><title>app</title>"},
+		{name: "a module is JavaScript", path: "/converge.js", wantStatus: 200, wantType: "text/javascript; charset=utf-8", wantBody: "// @ts-check\n"},
+		{name: "wasm is application/wasm", path: "/dist/converge.wasm", wantStatus: 200, wantType: "application/wasm", wantBody: "\x00asm wasm bytes"},
+		{name: "wasm gzipped when accepted", path: "/dist/converge.wasm", acceptEncoding: "gzip, deflate, br",
+			wantStatus: 200, wantType: "application/wasm", wantEncoding: "gzip", wantBody: "\x00asm wasm bytes"},
+		{name: "gzip;q=0 refuses gzip", path: "/dist/converge.wasm", acceptEncoding: "gzip;q=0, br",
+			wantStatus: 200, wantType: "application/wasm", wantBody: "\x00asm wasm bytes"},
+		{name: "only deflate accepted", path: "/dist/converge.wasm", acceptEncoding: "deflate",
+			wantStatus: 200, wantType: "application/wasm", wantBody: "\x00asm wasm bytes"},
+		{name: "yaml is text", path: "/scenario.yaml", wantStatus: 200, wantType: "text/yaml; charset=utf-8", wantBody: "name: x\n"},
+		{name: "HEAD has no body", method: http.MethodHead, path: "/converge.js", wantStatus: 200, wantType: "text/javascript; charset=utf-8"},
+		{name: "unknown file", path: "/nope.js", wantStatus: 404},
+		{name: "a directory is not listed", path: "/dist/", wantStatus: 404},
+		{name: "hidden files are not served", path: "/dist/.gitkeep", wantStatus: 404},
+		{name: "the .gz is not served under its own name", path: "/dist/converge.wasm.gz", wantStatus: 404},
+		{name: "dot-dot stays inside", path: "/dist/../../../etc/passwd", wantStatus: 404},
+		{name: "POST is refused", method: http.MethodPost, path: "/", wantStatus: 405},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			method := tc.method
+			if method == "" {
+				method = http.MethodGet
+			}
+			req := httptest.NewRequest(method, tc.path, nil)
+			if tc.acceptEncoding != "" {
+				req.Header.Set("Accept-Encoding", tc.acceptEncoding)
+			}
+			rec := httptest.NewRecorder()
+			s.ServeHTTP(rec, req)
+
+			require.Equal(t, tc.wantStatus, rec.Code)
+			if tc.wantStatus != 200 {
+				return
+			}
+			assert.Equal(t, tc.wantType, rec.Header().Get("Content-Type"))
+			assert.Equal(t, tc.wantEncoding, rec.Header().Get("Content-Encoding"))
+			assert.Equal(t, "no-cache", rec.Header().Get("Cache-Control"))
+			assert.Equal(t, "nosniff", rec.Header().Get("X-Content-Type-Options"))
+			assert.NotEmpty(t, rec.Header().Get("ETag"))
+			body := rec.Body.Bytes()
+			if tc.wantEncoding == "gzip" {
+				zr, err := gzip.NewReader(bytes.NewReader(body))
+				require.NoError(t, err)
+				body, err = io.ReadAll(zr)
+				require.NoError(t, err)
+			}
+			assert.Equal(t, tc.wantBody, string(body))
+		})
+	}
+}
+
+func TestSiteRevalidatesWithETags(t *testing.T) {
+	t.Parallel()
+	s := testSite(t)
+	get := func(path, acceptEncoding, ifNoneMatch string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest(http.MethodGet, path, nil)
+		if acceptEncoding != "" {
+			req.Header.Set("Accept-Encoding", acceptEncoding)
+		}
+		if ifNoneMatch != "" {
+			req.Header.Set("If-None-Match", ifNoneMatch)
+		}
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, req)
+		return rec
+	}
+	plain := get("/dist/converge.wasm", "", "")
+	zipped := get("/dist/converge.wasm", "gzip", "")
+	require.Equal(t, 200, plain.Code)
+	require.Equal(t, 200, zipped.Code)
+	assert.NotEqual(t, plain.Header().Get("ETag"), zipped.Header().Get("ETag"), "each encoding has its own tag")
+	assert.Equal(t, "Accept-Encoding", plain.Header().Get("Vary"))
+
+	assert.Equal(t, http.StatusNotModified, get("/dist/converge.wasm", "", plain.Header().Get("ETag")).Code)
+	assert.Equal(t, http.StatusNotModified, get("/dist/converge.wasm", "gzip", zipped.Header().Get("ETag")).Code)
+	assert.Equal(t, http.StatusOK, get("/dist/converge.wasm", "gzip", plain.Header().Get("ETag")).Code,
+		"the plain tag does not match the gzip representation")
+	assert.Equal(t, http.StatusOK, get("/", "", `"stale"`).Code)
+}
+
+func TestNewSite(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		fsys     fstest.MapFS
+		root     string
+		wantErr  string
+		wantRoot string
+	}{
+		{name: "placeholder as root", root: "placeholder.html",
+			fsys:     fstest.MapFS{"index.html": {Data: []byte("app")}, "placeholder.html": {Data: []byte("run make build")}},
+			wantRoot: "run make build"},
+		{name: "missing root", root: "index.html", fsys: fstest.MapFS{"style.css": {Data: []byte("")}},
+			wantErr: "reading the page assets: no index.html"},
+		{name: "a lone .gz is served as itself", root: "a.gz", fsys: fstest.MapFS{"a.gz": {Data: []byte("zz")}}, wantRoot: "zz"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s, err := newSite(tc.fsys, tc.root)
+			if tc.wantErr != "" {
+				assert.EqualError(t, err, tc.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			rec := httptest.NewRecorder()
+			s.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
+			assert.Equal(t, 200, rec.Code)
+			assert.Equal(t, tc.wantRoot, rec.Body.String())
+		})
+	}
+}
