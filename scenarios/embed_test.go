@@ -1,0 +1,39 @@
+package scenarios
+
+import (
+	"io/fs"
+	"path"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.yaml.in/yaml/v3"
+)
+
+// Every embedded file is YAML whose name field is its file name, in the form
+// contracts §1 allows. (core/scenario checks everything else.)
+func TestEveryScenarioIsNamedAfterItsFile(t *testing.T) {
+	t.Parallel()
+	names, err := fs.Glob(FS, "*.yaml")
+	require.NoError(t, err)
+	require.NotEmpty(t, names)
+	valid := regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
+	for _, file := range names {
+		t.Run(file, func(t *testing.T) {
+			t.Parallel()
+			data, err := FS.ReadFile(file)
+			require.NoError(t, err)
+			var head struct {
+				Name  string `yaml:"name"`
+				Title string `yaml:"title"`
+			}
+			require.NoError(t, yaml.Unmarshal(data, &head))
+			assert.Equal(t, strings.TrimSuffix(path.Base(file), ".yaml"), head.Name)
+			assert.Regexp(t, valid, head.Name)
+			assert.LessOrEqual(t, len(head.Name), 63)
+			assert.NotEmpty(t, head.Title)
+		})
+	}
+}
