@@ -59,12 +59,12 @@ func LastRevision(rss []*api.ReplicaSet) int64 {
 // annotationsToSkip are the Deployment annotations never copied to its
 // ReplicaSets (and kept on the Deployment in a rollback).
 var annotationsToSkip = map[string]bool{
-	api.LastAppliedAnnotation:        true,
-	api.RevisionAnnotation:           true,
-	api.RevisionHistoryAnnotation:    true,
-	api.DesiredReplicasAnnotation:    true,
-	api.MaxReplicasAnnotation:        true,
-	api.RollbackToAnnotation:         true,
+	api.LastAppliedAnnotation:     true,
+	api.RevisionAnnotation:        true,
+	api.RevisionHistoryAnnotation: true,
+	api.DesiredReplicasAnnotation: true,
+	api.MaxReplicasAnnotation:     true,
+	api.RollbackToAnnotation:      true,
 }
 
 // copyDeploymentAnnotationsToReplicaSet adds the Deployment's copyable

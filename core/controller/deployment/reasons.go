@@ -48,12 +48,12 @@ const (
 
 // Fixed user-visible texts.
 const (
-	selectingAllMessage        = "This deployment is selecting all pods. A non-empty selector is required."
-	minAvailableMessage        = "Deployment has minimum availability."
-	minUnavailableMessage      = "Deployment does not have minimum availability."
-	pausedMessage              = "Deployment is paused"
-	resumedMessage             = "Deployment is resumed"
-	lastRevisionNotFoundMsg    = "Unable to find last revision."
+	selectingAllMessage         = "This deployment is selecting all pods. A non-empty selector is required."
+	minAvailableMessage         = "Deployment has minimum availability."
+	minUnavailableMessage       = "Deployment does not have minimum availability."
+	pausedMessage               = "Deployment is paused"
+	resumedMessage              = "Deployment is resumed"
+	lastRevisionNotFoundMsg     = "Unable to find last revision."
 	rollbackRevisionNotFoundMsg = "Unable to find the revision to rollback to."
 )
 
