@@ -1,0 +1,105 @@
+package manifest
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+
+	"converge/core/api"
+)
+
+// kindInfo is one registered apiVersion/kind pair.
+type kindInfo struct {
+	apiVersion, kind string
+	new              func() api.Object
+}
+
+// kinds are the objects a manifest may hold.
+var kinds = []kindInfo{
+	{api.GroupVersionApps, api.KindDeployment, func() api.Object { return &api.Deployment{} }},
+	{api.GroupVersionApps, api.KindReplicaSet, func() api.Object { return &api.ReplicaSet{} }},
+	{api.GroupVersionCore, api.KindPod, func() api.Object { return &api.Pod{} }},
+	{api.GroupVersionCore, api.KindConfigMap, func() api.Object { return &api.ConfigMap{} }},
+	{api.GroupVersionCore, api.KindService, func() api.Object { return &api.Service{} }},
+	{api.GroupVersionCore, api.KindNode, func() api.Object { return &api.Node{} }},
+}
+
+// KindList is the kind `kubectl get -o yaml` uses for several objects.
+const KindList = "List"
+
+// retiredVersions are API groups that once served Deployments and
+// ReplicaSets; Kubernetes 1.16 stopped serving them.
+var retiredVersions = map[string]bool{"extensions/v1beta1": true, "apps/v1beta1": true, "apps/v1beta2": true}
+
+// lookupKind finds the registered kind, or explains why there is none.
+func lookupKind(apiVersion, kind string) (kindInfo, string, bool) {
+	var sameKind *kindInfo
+	var names []string
+	for i, k := range kinds {
+		if k.apiVersion == apiVersion && k.kind == kind {
+			return k, "", true
+		}
+		if k.kind == kind {
+			sameKind = &kinds[i]
+		}
+		names = append(names, k.kind)
+	}
+	msg := fmt.Sprintf("no kind %q is registered for version %q", kind, apiVersion)
+	switch {
+	case sameKind != nil && retiredVersions[apiVersion]:
+		return kindInfo{}, msg + fmt.Sprintf("; %s %ss are no longer served since Kubernetes 1.16: use apiVersion: %s", apiVersion, kind, sameKind.apiVersion), false
+	case sameKind != nil:
+		return kindInfo{}, msg + fmt.Sprintf("; %s is in %s: use apiVersion: %s", kind, sameKind.apiVersion, sameKind.apiVersion), false
+	}
+	if s := Suggest(kind, names); s != "" {
+		return kindInfo{}, msg + fmt.Sprintf("; did you mean %q?", s), false
+	}
+	return kindInfo{}, msg + "; Converge knows apps/v1 Deployment and ReplicaSet, and v1 Pod, ConfigMap, Service and Node", false
+}
+
+// listItemKind returns the kind of a typed list ("DeploymentList" →
+// Deployment), or "" when kind is not a list of a registered kind.
+func listItemKind(apiVersion, kind string) string {
+	if kind == KindList && apiVersion == api.GroupVersionCore {
+		return "*"
+	}
+	item, ok := strings.CutSuffix(kind, "List")
+	if !ok {
+		return ""
+	}
+	if _, _, ok := lookupKind(apiVersion, item); ok {
+		return item
+	}
+	return ""
+}
+
+// serverSetMetadata are metadata fields that the API server sets; they are
+// dropped from input with a note.
+var serverSetMetadata = []string{
+	"uid", "resourceVersion", "generation", "creationTimestamp", "selfLink", "managedFields",
+	"deletionTimestamp", "deletionGracePeriodSeconds",
+}
+
+// serverSetAnnotations are annotations written by the Deployment controller
+// and by kubectl apply.
+var serverSetAnnotations = []string{api.RevisionAnnotation, api.LastAppliedAnnotation}
+
+// ignoredFields are Kubernetes fields that Converge neither models nor
+// simulates. They are valid in real manifests, so they are dropped with a
+// note rather than refused as unknown.
+var ignoredFields = map[reflect.Type][]string{
+	reflect.TypeFor[api.PodSpec](): {
+		"automountServiceAccountToken", "dnsConfig", "ephemeralContainers", "hostAliases", "hostIPC", "hostPID",
+		"hostUsers", "os", "overhead", "readinessGates", "resourceClaims", "resources", "runtimeClassName",
+		"schedulingGates", "setHostnameAsFQDN", "shareProcessNamespace",
+	},
+	reflect.TypeFor[api.Container]():     {"resizePolicy", "restartPolicy", "restartPolicyRules", "stdinOnce", "volumeDevices"},
+	reflect.TypeFor[api.ContainerPort](): {"hostIP"},
+	reflect.TypeFor[api.ServiceSpec](): {
+		"allocateLoadBalancerNodePorts", "externalIPs", "externalName", "externalTrafficPolicy",
+		"healthCheckNodePort", "loadBalancerClass", "loadBalancerIP", "loadBalancerSourceRanges",
+		"publishNotReadyAddresses", "sessionAffinityConfig", "trafficDistribution",
+	},
+	reflect.TypeFor[api.ServicePort](): {"appProtocol"},
+	reflect.TypeFor[api.NodeSpec]():    {"configSource", "externalID", "podCIDR", "podCIDRs", "providerID"},
+}

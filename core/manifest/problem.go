@@ -1,0 +1,104 @@
+package manifest
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Problem is one thing wrong (or, with Note set, worth saying) about an input
+// file, at a 1-based line and column. Line 0 means the problem concerns the
+// file as a whole (for example, it cannot be read).
+type Problem struct {
+	File      string
+	Line, Col int
+	Message   string
+	// Note marks information that does not make the input invalid, such as a
+	// dropped server-set field.
+	Note bool
+}
+
+// String renders `FILE:LINE:COL: message`, or `FILE:LINE:COL: note: message`
+// for a note. An empty File or a zero Line leaves that part out.
+func (p Problem) String() string {
+	var b strings.Builder
+	if p.File != "" {
+		b.WriteString(p.File)
+		b.WriteString(":")
+	}
+	if p.Line > 0 {
+		fmt.Fprintf(&b, "%d:%d:", p.Line, max(p.Col, 1))
+	}
+	if b.Len() > 0 {
+		b.WriteString(" ")
+	}
+	if p.Note {
+		b.WriteString("note: ")
+	}
+	b.WriteString(p.Message)
+	return b.String()
+}
+
+// Problems is every problem found in an input. As an error it renders one
+// problem per line.
+type Problems []Problem
+
+var _ error = Problems(nil)
+
+// Error implements error: one problem per line.
+func (ps Problems) Error() string {
+	lines := make([]string, len(ps))
+	for i, p := range ps {
+		lines[i] = p.String()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// HasErrors reports whether any problem is not a note.
+func (ps Problems) HasErrors() bool {
+	for _, p := range ps {
+		if !p.Note {
+			return true
+		}
+	}
+	return false
+}
+
+// Errors returns the problems that are not notes.
+func (ps Problems) Errors() Problems {
+	return ps.filter(false)
+}
+
+// Notes returns the notes.
+func (ps Problems) Notes() Problems {
+	return ps.filter(true)
+}
+
+func (ps Problems) filter(note bool) Problems {
+	var out Problems
+	for _, p := range ps {
+		if p.Note == note {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Err returns the errors as an error, or nil when there are only notes.
+func (ps Problems) Err() error {
+	if errs := ps.Errors(); len(errs) > 0 {
+		return errs
+	}
+	return nil
+}
+
+// Sort orders the problems by line and column, keeping the order of
+// problems at the same place.
+func (ps Problems) Sort() {
+	sort.SliceStable(ps, func(i, j int) bool {
+		if ps[i].Line != ps[j].Line {
+			return ps[i].Line < ps[j].Line
+		}
+		return ps[i].Col < ps[j].Col
+	})
+}

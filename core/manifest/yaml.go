@@ -1,0 +1,239 @@
+package manifest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// MaxAliasNodes bounds how many nodes alias expansion may add to one
+// document, so that a "billion laughs" input is refused instead of
+// exhausting memory. Real manifests use a handful of aliases.
+const MaxAliasNodes = 100_000
+
+// ParseDocuments parses a YAML (or JSON) stream into its documents, as
+// yaml.Nodes of kind DocumentNode with their lines and columns, aliases not
+// yet expanded (see Expand). Empty documents are skipped. A syntax error ends
+// the stream: the documents before it are returned with a problem at the
+// error's line.
+func ParseDocuments(data []byte, file string) ([]*yaml.Node, Problems) {
+	if looksLikeJSON(data) {
+		// JSON allows tabs between tokens, YAML does not; a raw tab
+		// cannot occur inside a valid JSON string, so this is safe.
+		data = bytes.ReplaceAll(data, []byte("\t"), []byte(" "))
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var docs []*yaml.Node
+	for {
+		var n yaml.Node
+		err := decodeNode(dec, &n)
+		if errors.Is(err, io.EOF) {
+			return docs, nil
+		}
+		if err != nil {
+			return docs, Problems{syntaxProblem(err, data, file)}
+		}
+		if len(n.Content) == 0 || isEmptyDoc(&n) {
+			continue
+		}
+		docs = append(docs, &n)
+	}
+}
+
+// decodeNode reads one document. The YAML library reports bad input as an
+// error; the recover is a last line of defence so that no input can crash the
+// caller through a bug in the parser.
+func decodeNode(dec *yaml.Decoder, n *yaml.Node) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("yaml: %v", r)
+		}
+	}()
+	return dec.Decode(n)
+}
+
+func isEmptyDoc(n *yaml.Node) bool {
+	c := n.Content[0]
+	return c.Kind == yaml.ScalarNode && c.ShortTag() == "!!null"
+}
+
+func looksLikeJSON(data []byte) bool {
+	t := bytes.TrimLeft(data, " \t\r\n")
+	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
+}
+
+var lineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var anchorRE = regexp.MustCompile(`unknown anchor '(.*)' referenced`)
+
+// syntaxProblem turns a parser error ("yaml: line 3: could not find expected
+// ':'") into a Problem at that line. Errors without a line are placed where
+// they can be found (an unknown alias at its first use) or at line 1.
+func syntaxProblem(err error, data []byte, file string) Problem {
+	msg := err.Error()
+	p := Problem{File: file, Line: 1, Col: 1}
+	if m := lineRE.FindStringSubmatch(msg); m != nil {
+		p.Line, _ = strconv.Atoi(m[1])
+		msg = m[2]
+	} else {
+		msg = strings.TrimPrefix(msg, "yaml: ")
+		if m := anchorRE.FindStringSubmatch(msg); m != nil {
+			p.Line, p.Col = offsetPosition(data, bytes.Index(data, []byte("*"+m[1])))
+		}
+	}
+	p.Line = max(p.Line, 1)
+	p.Message = "invalid YAML: " + msg
+	return p
+}
+
+// offsetPosition converts a byte offset into a line and column (1-based).
+func offsetPosition(data []byte, off int) (int, int) {
+	if off < 0 || off > len(data) {
+		return 1, 1
+	}
+	line := 1 + bytes.Count(data[:off], []byte("\n"))
+	col := off - bytes.LastIndexByte(data[:off], '\n')
+	return line, col
+}
+
+// Expand returns a copy of n with every alias replaced by a copy of its
+// anchored node and every merge key (`<<: *base`) merged, so that later
+// passes see a plain tree. Anchor names are cleared in the copy. It refuses,
+// with a problem at the alias, aliases that refer to a node that contains
+// them and expansions that would add more than MaxAliasNodes nodes; the
+// offending alias becomes null.
+func Expand(n *yaml.Node, file string) (*yaml.Node, Problems) {
+	e := &expander{file: file, active: map[*yaml.Node]bool{}}
+	out := e.expand(n, false)
+	return out, e.probs
+}
+
+type expander struct {
+	file   string
+	probs  Problems
+	added  int
+	over   bool
+	active map[*yaml.Node]bool
+}
+
+func (e *expander) problem(n *yaml.Node, format string, args ...any) {
+	e.probs = append(e.probs, Problem{File: e.file, Line: max(n.Line, 1), Col: max(n.Column, 1), Message: fmt.Sprintf(format, args...)})
+}
+
+func nullAt(n *yaml.Node) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null", Line: n.Line, Column: n.Column}
+}
+
+// expand copies n; viaAlias counts the copied nodes against the budget.
+func (e *expander) expand(n *yaml.Node, viaAlias bool) *yaml.Node {
+	if n == nil {
+		return nil
+	}
+	if n.Kind == yaml.AliasNode {
+		switch {
+		case n.Alias == nil:
+			e.problem(n, "unknown anchor %q", n.Value)
+			return nullAt(n)
+		case e.over:
+			return nullAt(n)
+		case e.active[n.Alias]:
+			e.problem(n, "alias *%s refers to a node that contains it", n.Value)
+			return nullAt(n)
+		}
+		return e.expand(n.Alias, true)
+	}
+	if viaAlias {
+		e.added++
+		if e.added > MaxAliasNodes {
+			if !e.over {
+				e.problem(n, "document contains excessive aliasing: aliases expand to more than %d nodes", MaxAliasNodes)
+			}
+			e.over = true
+			return nullAt(n)
+		}
+	}
+	out := *n
+	out.Anchor = ""
+	out.Content = nil
+	if len(n.Content) == 0 {
+		return &out
+	}
+	e.active[n] = true
+	defer delete(e.active, n)
+	if n.Kind == yaml.MappingNode {
+		out.Content = e.expandMapping(n, viaAlias)
+		return &out
+	}
+	out.Content = make([]*yaml.Node, 0, len(n.Content))
+	for _, c := range n.Content {
+		out.Content = append(out.Content, e.expand(c, viaAlias))
+	}
+	return &out
+}
+
+// expandMapping copies a mapping's pairs and resolves merge keys: keys written
+// in the mapping win over merged ones, and of several merged mappings the
+// first that has a key wins, as YAML's merge key type says.
+func (e *expander) expandMapping(n *yaml.Node, viaAlias bool) []*yaml.Node {
+	var explicit []*yaml.Node
+	var merged [][]*yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
+			merged = append(merged, e.mergeSources(v, viaAlias)...)
+			continue
+		}
+		explicit = append(explicit, e.expand(k, viaAlias), e.expand(v, viaAlias))
+	}
+	if len(n.Content)%2 == 1 {
+		explicit = append(explicit, e.expand(n.Content[len(n.Content)-1], viaAlias))
+	}
+	if len(merged) == 0 {
+		return explicit
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(explicit); i += 2 {
+		seen[explicit[i].Value] = true
+	}
+	out := explicit
+	for _, pairs := range merged {
+		for i := 0; i+1 < len(pairs); i += 2 {
+			if k := pairs[i].Value; !seen[k] {
+				seen[k] = true
+				out = append(out, pairs[i], pairs[i+1])
+			}
+		}
+	}
+	return out
+}
+
+// mergeSources expands the value of a merge key: one mapping or a list of
+// them.
+func (e *expander) mergeSources(v *yaml.Node, viaAlias bool) [][]*yaml.Node {
+	x := e.expand(v, viaAlias)
+	switch x.Kind {
+	case yaml.MappingNode:
+		return [][]*yaml.Node{x.Content}
+	case yaml.SequenceNode:
+		var out [][]*yaml.Node
+		for _, c := range x.Content {
+			if c.Kind != yaml.MappingNode {
+				e.problem(c, "a merge key (<<) takes a mapping or a list of mappings")
+				continue
+			}
+			out = append(out, c.Content)
+		}
+		return out
+	case yaml.ScalarNode:
+		if x.ShortTag() == "!!null" {
+			return nil
+		}
+	}
+	e.problem(v, "a merge key (<<) takes a mapping or a list of mappings")
+	return nil
+}

@@ -1,0 +1,459 @@
+package scenario
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"converge/core/api"
+	"converge/core/manifest"
+)
+
+// MaxFileSize bounds the scenario files Load reads.
+const MaxFileSize = 4 << 20
+
+// rawScenario is the file's shape; fields whose value position matters for
+// later checks are kept as nodes.
+type rawScenario struct {
+	Name        *yaml.Node   `json:"name"`
+	Title       string       `json:"title"`
+	Description string       `json:"description"`
+	Seed        *uint64      `json:"seed"`
+	Duration    *yaml.Node   `json:"duration"`
+	Cluster     *rawCluster  `json:"cluster"`
+	Objects     []*yaml.Node `json:"objects"`
+	Steps       []rawStep    `json:"steps"`
+}
+
+type rawCluster struct {
+	Nodes   []rawNode           `json:"nodes"`
+	Timings *rawTimings         `json:"timings"`
+	Images  map[string]rawImage `json:"images"`
+}
+
+type rawNode struct {
+	Name   *yaml.Node    `json:"name"`
+	CPU    *api.Quantity `json:"cpu"`
+	Memory *api.Quantity `json:"memory"`
+	Pods   *int          `json:"pods"`
+}
+
+type rawTimings struct {
+	NodeMonitorGracePeriod *yaml.Node `json:"nodeMonitorGracePeriod"`
+	PodEvictionTimeout     *yaml.Node `json:"podEvictionTimeout"`
+}
+
+type rawImage struct {
+	PullSeconds       *int32 `json:"pullSeconds"`
+	StartSeconds      *int32 `json:"startSeconds"`
+	ReadySeconds      *int32 `json:"readySeconds"`
+	CrashAfterSeconds *int32 `json:"crashAfterSeconds"`
+	Pull              string `json:"pull"`
+	NeverReady        bool   `json:"neverReady"`
+}
+
+type rawStep struct {
+	At          *yaml.Node `json:"at"`
+	Kubectl     *yaml.Node `json:"kubectl"`
+	Apply       *yaml.Node `json:"apply"`
+	Fault       *yaml.Node `json:"fault"`
+	Expect      *yaml.Node `json:"expect"`
+	ExpectError *yaml.Node `json:"expectError"`
+}
+
+// Load reads and parses a scenario file from fsys (core reads files only
+// through io/fs).
+func Load(fsys fs.FS, name string) (*Scenario, Problems) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, Problems{{File: name, Message: "cannot read the file: " + err.Error()}}
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, Problems{{File: name, Message: "cannot read the file: " + err.Error()}}
+	}
+	if len(data) > MaxFileSize {
+		return nil, Problems{{File: name, Message: fmt.Sprintf("the file is too large: a scenario may have at most %d MiB", MaxFileSize>>20)}}
+	}
+	return Parse(data, name)
+}
+
+// Parse parses a scenario, or a plain manifest file (one or several objects
+// with apiVersion and kind), which becomes a scenario named after the file
+// with the default cluster. It returns nil and every problem when the input
+// is invalid; otherwise the scenario and its notes.
+func Parse(data []byte, file string) (*Scenario, Problems) {
+	docs, probs := manifest.ParseDocuments(data, file)
+	if probs.HasErrors() {
+		return nil, probs
+	}
+	var s *Scenario
+	switch {
+	case len(docs) == 0:
+		probs = Problems{{File: file, Line: 1, Col: 1, Message: "the file holds no scenario and no objects"}}
+	case len(docs) == 1 && !isManifest(docs[0]):
+		s, probs = parseScenario(docs[0], file)
+	default:
+		s, probs = parseManifests(docs, file)
+	}
+	probs.Sort()
+	if probs.HasErrors() {
+		return nil, probs
+	}
+	s.Notes = probs
+	return s, probs
+}
+
+func isManifest(doc *yaml.Node) bool {
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		return false
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if k := root.Content[i].Value; k == "apiVersion" || k == "kind" {
+			return true
+		}
+	}
+	return false
+}
+
+// parser collects the problems of one file.
+type parser struct {
+	file  string
+	probs Problems
+	pos   manifest.Positions
+	// nodes are the names faults may refer to.
+	nodes map[string]bool
+}
+
+func (p *parser) problem(pos manifest.Position, format string, args ...any) {
+	p.probs = append(p.probs, Problem{File: p.file, Line: max(pos.Line, 1), Col: max(pos.Col, 1), Message: fmt.Sprintf(format, args...)})
+}
+
+func nodePos(n *yaml.Node) manifest.Position {
+	return manifest.Position{Line: max(n.Line, 1), Col: max(n.Column, 1)}
+}
+
+// exprPos is the position of column col (1-based) of a one-line scalar's
+// value: plain scalars start at the node, quoted ones one further.
+func exprPos(n *yaml.Node, col int) manifest.Position {
+	switch n.Style {
+	case 0, yaml.TaggedStyle:
+		return manifest.Position{Line: n.Line, Col: n.Column + col - 1}
+	case yaml.DoubleQuotedStyle, yaml.SingleQuotedStyle:
+		return manifest.Position{Line: n.Line, Col: n.Column + col}
+	}
+	return nodePos(n)
+}
+
+func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" }
+
+// str reads a string scalar at path.
+func (p *parser) str(n *yaml.Node, path string) (string, bool) {
+	if isNull(n) {
+		return "", true
+	}
+	if n.Kind == yaml.ScalarNode {
+		switch n.ShortTag() {
+		case "!!str", "!!timestamp":
+			return n.Value, true
+		case "!!int", "!!float", "!!bool":
+			p.problem(nodePos(n), "%s: must be a string; quote it: %s", path, strconv.Quote(n.Value))
+			return "", false
+		}
+	}
+	kind := "a mapping"
+	if n.Kind == yaml.SequenceNode {
+		kind = "a list"
+	} else if n.Kind == yaml.ScalarNode {
+		kind = "a value tagged " + n.ShortTag()
+	}
+	p.problem(nodePos(n), "cannot decode %s into %s (a string)", kind, path)
+	return "", false
+}
+
+// duration reads a Go duration (90s, 5m, 1h30m): whole seconds, at most 24h,
+// greater than 0 unless zeroOK.
+func (p *parser) duration(n *yaml.Node, path string, zeroOK bool) (time.Duration, bool) {
+	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!int" && n.Value != "0" {
+		p.problem(nodePos(n), "%s: %s is a number; write a duration with a unit, such as %ss", path, n.Value, n.Value)
+		return 0, false
+	}
+	var s string
+	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!int" {
+		s = n.Value
+	} else if v, ok := p.str(n, path); ok {
+		s = v
+	} else {
+		return 0, false
+	}
+	d, err := time.ParseDuration(s)
+	var msg string
+	switch {
+	case err != nil:
+		msg = fmt.Sprintf("invalid duration %q; use Go syntax such as 90s, 5m or 1h30m", s)
+	case d < 0:
+		msg = fmt.Sprintf("%s must not be negative", s)
+	case d == 0 && !zeroOK:
+		msg = "must be greater than 0"
+	case d > MaxDuration:
+		msg = fmt.Sprintf("%s is longer than the maximum of 24h", s)
+	case d%time.Second != 0:
+		msg = fmt.Sprintf("%s is not a whole number of seconds", s)
+	}
+	if msg != "" {
+		p.problem(nodePos(n), "%s: %s", path, msg)
+		return 0, false
+	}
+	return d, true
+}
+
+// name reads a required name at path.
+func (p *parser) name(n *yaml.Node, path string, parent manifest.Position) (string, bool) {
+	if n == nil {
+		p.problem(parent, "missing required field %q", path)
+		return "", false
+	}
+	s, ok := p.str(n, path)
+	if !ok {
+		return "", false
+	}
+	if msg := nameError(s); msg != "" {
+		p.problem(nodePos(n), "%s: invalid name %q: %s, at most 63 characters", path, s, msg)
+		return "", false
+	}
+	return s, true
+}
+
+func parseScenario(doc *yaml.Node, file string) (*Scenario, Problems) {
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		return nil, Problems{{File: file, Line: max(root.Line, 1), Col: max(root.Column, 1),
+			Message: "a scenario must be a mapping with name, cluster, objects and steps, or a manifest with apiVersion and kind"}}
+	}
+	var raw rawScenario
+	pos, probs := manifest.DecodeInto(doc, &raw, file)
+	p := &parser{file: file, probs: probs, pos: pos, nodes: map[string]bool{}}
+	s := &Scenario{src: doc, Title: raw.Title, Description: raw.Description, Seed: DefaultSeed}
+	s.Name, _ = p.name(raw.Name, "name", nodePos(root))
+	if raw.Seed != nil {
+		s.Seed = *raw.Seed
+	}
+	s.Cluster = p.cluster(raw.Cluster)
+	s.Objects = p.objects(raw.Objects)
+	p.checkReplicas(s.Objects, "the objects ask for")
+	for _, n := range s.Cluster.Nodes {
+		p.nodes[n.Name] = true
+	}
+	for _, d := range s.Objects {
+		if d.Object.GetTypeMeta().Kind == api.KindNode {
+			p.nodes[d.Object.GetObjectMeta().Name] = true
+		}
+	}
+	s.Steps, s.srcSteps = p.steps(raw.Steps)
+	s.Duration = defaultDuration(s.Steps)
+	if raw.Duration != nil && !isNull(raw.Duration) {
+		if d, ok := p.duration(raw.Duration, "duration", false); ok {
+			s.Duration, s.durationSet = d, true
+			p.checkStepsWithin(s)
+		}
+	}
+	return s, p.probs
+}
+
+// parseManifests makes a scenario of a plain manifest file.
+func parseManifests(docs []*yaml.Node, file string) (*Scenario, Problems) {
+	p := &parser{file: file}
+	s := &Scenario{Name: NameFromFile(file), Seed: DefaultSeed, Cluster: DefaultCluster(), Duration: Tail}
+	s.Objects = p.objects(docs)
+	p.checkReplicas(s.Objects, "the objects ask for")
+	root := &yaml.Node{Kind: yaml.MappingNode}
+	items := &yaml.Node{Kind: yaml.SequenceNode}
+	for _, d := range docs {
+		items.Content = append(items.Content, d.Content[0])
+	}
+	root.Content = append(root.Content, strNode("name"), strNode(s.Name), strNode("objects"), items)
+	s.src = &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root}}
+	return s, p.probs
+}
+
+func strNode(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
+
+// objects decodes and validates manifests.
+func (p *parser) objects(nodes []*yaml.Node) []manifest.Doc {
+	var out []manifest.Doc
+	for _, n := range nodes {
+		docs, probs := manifest.DecodeNodes(n, p.file)
+		p.probs = append(p.probs, probs...)
+		for _, d := range docs {
+			p.probs = append(p.probs, manifest.Validate(d)...)
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// checkReplicas enforces MaxReplicas over docs: a Deployment or ReplicaSet
+// counts its replicas (1 when unset), a Pod counts one.
+func (p *parser) checkReplicas(docs []manifest.Doc, what string) {
+	total := 0
+	for _, d := range docs {
+		n := 0
+		switch o := d.Object.(type) {
+		case *api.Deployment:
+			n = int(api.Deref(o.Spec.Replicas, 1))
+		case *api.ReplicaSet:
+			n = int(api.Deref(o.Spec.Replicas, 1))
+		case *api.Pod:
+			n = 1
+		}
+		total += max(n, 0)
+		if total > MaxReplicas {
+			pos := d.Positions.LookupValue("spec.replicas")
+			p.problem(pos, "too many replicas: %s %d in total (the limit is %d)", what, total, MaxReplicas)
+			return
+		}
+	}
+}
+
+// cluster reads cluster: nodes, timings and images, with their defaults.
+func (p *parser) cluster(rc *rawCluster) Cluster {
+	c := DefaultCluster()
+	if rc == nil {
+		return c
+	}
+	if rc.Nodes != nil {
+		c.Nodes = p.nodeSpecs(rc.Nodes)
+	}
+	if t := rc.Timings; t != nil {
+		if t.NodeMonitorGracePeriod != nil {
+			if d, ok := p.duration(t.NodeMonitorGracePeriod, "cluster.timings.nodeMonitorGracePeriod", false); ok {
+				c.Timings.NodeMonitorGracePeriod = d
+			}
+		}
+		if t.PodEvictionTimeout != nil {
+			if d, ok := p.duration(t.PodEvictionTimeout, "cluster.timings.podEvictionTimeout", false); ok {
+				c.Timings.PodEvictionTimeout = d
+			}
+		}
+	}
+	if len(rc.Images) > 0 {
+		c.Images = map[string]ImageSpec{}
+		probe := Cluster{Images: map[string]ImageSpec{}}
+		for name := range rc.Images {
+			probe.Images[name] = ImageSpec{}
+		}
+		for _, name := range probe.ImageNames() {
+			if spec, ok := p.image(name, rc.Images[name]); ok {
+				c.Images[name] = spec
+			}
+		}
+	}
+	return c
+}
+
+func (p *parser) nodeSpecs(raw []rawNode) []NodeSpec {
+	if len(raw) == 0 {
+		p.problem(p.pos.LookupValue("cluster.nodes"), "cluster.nodes: a cluster needs at least one node")
+		return nil
+	}
+	if len(raw) > MaxNodes {
+		p.problem(p.pos.Lookup("cluster.nodes"), "cluster.nodes: too many nodes: %d (the limit is %d)", len(raw), MaxNodes)
+		return nil
+	}
+	var out []NodeSpec
+	first := map[string]manifest.Position{}
+	for i, rn := range raw {
+		path := fmt.Sprintf("cluster.nodes[%d]", i)
+		name, ok := p.name(rn.Name, path+".name", p.pos.Lookup(path))
+		if !ok {
+			continue
+		}
+		if at, dup := first[name]; dup {
+			p.problem(nodePos(rn.Name), "%s.name: duplicate node name %q (first at line %d)", path, name, at.Line)
+			continue
+		}
+		first[name] = nodePos(rn.Name)
+		spec := NodeSpec{Name: name, CPU: DefaultNodeCPU, Memory: DefaultNodeMemory, Pods: DefaultNodePods}
+		if rn.CPU != nil {
+			spec.CPU = p.capacity(*rn.CPU, path+".cpu")
+		}
+		if rn.Memory != nil {
+			spec.Memory = p.capacity(*rn.Memory, path+".memory")
+		}
+		if rn.Pods != nil {
+			if *rn.Pods < 1 || *rn.Pods > MaxReplicas {
+				p.problem(p.pos.LookupValue(path+".pods"), "%s.pods: must be between 1 and %d, not %d", path, MaxReplicas, *rn.Pods)
+			}
+			spec.Pods = *rn.Pods
+		}
+		out = append(out, spec)
+	}
+	return out
+}
+
+func (p *parser) capacity(q api.Quantity, path string) string {
+	if q.Sign() <= 0 {
+		p.problem(p.pos.LookupValue(path), "%s: must be greater than 0, not %s", path, q.String())
+	}
+	return q.String()
+}
+
+func (p *parser) image(name string, ri rawImage) (ImageSpec, bool) {
+	path := "cluster.images[" + name + "]"
+	disp := "cluster.images[" + strconv.Quote(name) + "]"
+	if strings.TrimSpace(name) == "" {
+		p.problem(p.pos.Lookup(path), "cluster.images: an image name must not be empty")
+		return ImageSpec{}, false
+	}
+	spec := DefaultImage()
+	ok := true
+	for _, f := range []struct {
+		name string
+		v    *int32
+		dst  *int32
+	}{
+		{"pullSeconds", ri.PullSeconds, &spec.PullSeconds},
+		{"startSeconds", ri.StartSeconds, &spec.StartSeconds},
+		{"readySeconds", ri.ReadySeconds, &spec.ReadySeconds},
+		{"crashAfterSeconds", ri.CrashAfterSeconds, &spec.CrashAfterSeconds},
+	} {
+		if f.v == nil {
+			continue
+		}
+		if *f.v < 0 || *f.v > int32(MaxDuration/time.Second) {
+			p.problem(p.pos.LookupValue(path+"."+f.name), "%s.%s: must be between 0 and 86400 seconds, not %d", disp, f.name, *f.v)
+			ok = false
+			continue
+		}
+		*f.dst = *f.v
+	}
+	switch ri.Pull {
+	case "":
+	case "fail":
+		spec.PullFail = true
+	default:
+		p.problem(p.pos.LookupValue(path+".pull"), "%s.pull: unsupported value %q: the only value is \"fail\"", disp, ri.Pull)
+		ok = false
+	}
+	spec.NeverReady = ri.NeverReady
+	return spec, ok
+}
+
+// checkStepsWithin refuses steps after the end of the scenario.
+func (p *parser) checkStepsWithin(s *Scenario) {
+	for _, st := range s.Steps {
+		if st.At > s.Duration {
+			p.problem(manifest.Position{Line: st.Line, Col: st.Col}, "a step at %s is after the end of the scenario (duration: %s)", st.At, s.Duration)
+		}
+	}
+}
+
+var errNoAction = errors.New("a step needs exactly one of kubectl, apply, fault, expect")

@@ -1,0 +1,187 @@
+package scenario
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"converge/core/manifest"
+)
+
+// steps reads every step; it returns them sorted by at, and the at of each
+// entry in file order.
+func (p *parser) steps(raw []rawStep) ([]Step, []time.Duration) {
+	out := make([]Step, 0, len(raw))
+	srcAt := make([]time.Duration, len(raw))
+	for i, rs := range raw {
+		path := fmt.Sprintf("steps[%d]", i)
+		st, ok := p.step(rs, path)
+		srcAt[i] = st.At
+		if ok {
+			out = append(out, st)
+		}
+	}
+	sortSteps(out)
+	return out, srcAt
+}
+
+// action is one present action field of a step.
+type action struct {
+	name string
+	node *yaml.Node
+}
+
+func (p *parser) step(rs rawStep, path string) (Step, bool) {
+	spos := p.pos.Lookup(path)
+	st := Step{Line: spos.Line, Col: spos.Col}
+	before := len(p.probs)
+	if rs.At == nil {
+		p.problem(spos, "%s: missing required field \"at\"", path)
+	} else if d, ok := p.duration(rs.At, path+".at", true); ok {
+		st.At = d
+	}
+	var acts []action
+	for _, a := range []action{{"kubectl", rs.Kubectl}, {"apply", rs.Apply}, {"fault", rs.Fault}, {"expect", rs.Expect}} {
+		if a.node != nil {
+			acts = append(acts, a)
+		}
+	}
+	switch len(acts) {
+	case 0:
+		p.problem(spos, "%s: %v", path, errNoAction)
+	case 1:
+	default:
+		names := make([]string, len(acts))
+		for i, a := range acts {
+			names[i] = a.name
+		}
+		p.problem(p.pos.Lookup(path+"."+acts[1].name), "%s: %v; this one has %s", path, errNoAction, strings.Join(names, " and "))
+	}
+	for _, a := range acts {
+		p.action(&st, a, path+"."+a.name)
+	}
+	if rs.ExpectError != nil {
+		kind := ""
+		if len(acts) > 0 {
+			kind = acts[0].name
+		}
+		if kind != "kubectl" && kind != "apply" {
+			p.problem(p.pos.Lookup(path+".expectError"), "%s.expectError: only kubectl and apply steps may expect an error", path)
+		} else if s, ok := p.str(rs.ExpectError, path+".expectError"); ok {
+			if s == "" {
+				p.problem(nodePos(rs.ExpectError), "%s.expectError: must not be empty", path)
+			}
+			st.ExpectError = s
+		}
+	}
+	if len(acts) > 1 {
+		// Keep only the first action.
+		first := Step{At: st.At, ExpectError: st.ExpectError, Line: st.Line, Col: st.Col}
+		switch acts[0].name {
+		case "kubectl":
+			first.Kubectl = st.Kubectl
+		case "apply":
+			first.Apply = st.Apply
+		case "fault":
+			first.Fault = st.Fault
+		case "expect":
+			first.Expect = st.Expect
+		}
+		st = first
+	}
+	return st, len(p.probs) == before
+}
+
+// action reads one action of a step into st.
+func (p *parser) action(st *Step, a action, path string) {
+	n := a.node
+	if a.name == "apply" {
+		st.Apply = p.apply(n, path)
+		return
+	}
+	s, ok := p.str(n, path)
+	if !ok {
+		return
+	}
+	if strings.TrimSpace(s) == "" {
+		p.problem(nodePos(n), "%s: must not be empty", path)
+		return
+	}
+	if strings.ContainsAny(s, "\n\r") {
+		p.problem(nodePos(n), "%s: must be one line", path)
+		return
+	}
+	switch a.name {
+	case "kubectl":
+		line := strings.TrimSpace(s)
+		if rest, ok := strings.CutPrefix(line, "kubectl "); ok {
+			line = strings.TrimSpace(rest)
+		}
+		st.Kubectl = line
+	case "fault":
+		f, err := ParseFault(s)
+		if err != nil {
+			p.exprError(n, path, "invalid fault", err)
+			return
+		}
+		if f.IsNodeFault() && !p.nodes[f.Target] {
+			off := strings.LastIndex(s, f.Target)
+			p.problem(exprPos(n, off+1), "%s: unknown node %q; the cluster's nodes are %s", path, f.Target, p.nodeList())
+			return
+		}
+		st.Fault = f
+	case "expect":
+		e, err := ParseExpect(s)
+		if err != nil {
+			p.exprError(n, path, "invalid expect", err)
+			return
+		}
+		st.Expect = e
+	}
+}
+
+func (p *parser) exprError(n *yaml.Node, path, what string, err error) {
+	if se, ok := err.(*SyntaxError); ok {
+		p.problem(exprPos(n, se.Col), "%s: %s: %s", path, what, se.Msg)
+		return
+	}
+	p.problem(nodePos(n), "%s: %s: %v", path, what, err)
+}
+
+func (p *parser) nodeList() string {
+	names := make([]string, 0, len(p.nodes))
+	for n := range p.nodes {
+		names = append(names, n)
+	}
+	sortNodeNames(names)
+	if len(names) > 10 {
+		names = append(names[:10], "...")
+	}
+	return strings.Join(names, ", ")
+}
+
+// apply reads one manifest, or a list of them.
+func (p *parser) apply(n *yaml.Node, path string) []manifest.Doc {
+	var items []*yaml.Node
+	switch n.Kind {
+	case yaml.MappingNode:
+		items = []*yaml.Node{n}
+	case yaml.SequenceNode:
+		items = n.Content
+		if len(items) == 0 {
+			p.problem(nodePos(n), "%s: needs at least one manifest", path)
+			return nil
+		}
+	default:
+		p.problem(nodePos(n), "%s: must be a manifest or a list of manifests", path)
+		return nil
+	}
+	docs := p.objects(items)
+	p.checkReplicas(docs, path+" asks for")
+	if len(docs) == 0 {
+		return nil
+	}
+	return docs
+}
