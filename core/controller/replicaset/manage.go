@@ -1,0 +1,222 @@
+package replicaset
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"converge/core/api"
+	"converge/core/controller"
+	"converge/core/store"
+)
+
+// manageResult is what manageReplicas did: the text of its action, what it
+// waits for, and the error that sets the ReplicaFailure condition.
+type manageResult struct {
+	action  string
+	waiting string
+	err     error
+	// retryLater is set when an earlier create failed in this same second:
+	// nothing was tried and the ReplicaFailure condition stays as it is.
+	retryLater bool
+}
+
+// manageReplicas is the controller's manageReplicas: diff = active pods −
+// spec.replicas; a negative diff creates −diff pods in slow-start batches, a
+// positive one deletes the diff pods ranked first for deletion, both capped
+// at BurstReplicas.
+//
+// Example: replicas 10, 0 pods: one sync creates 1, 2, 4, then 3 pods; if the
+// third batch fails, the fourth is not tried and the sync reports 3 pods
+// created plus the error.
+func manageReplicas(ctx *controller.Context, states []rsState, i int) manageResult {
+	st := &states[i]
+	rs := st.rs
+	diff := int(st.counts.active) - int(api.Deref(rs.Spec.Replicas, 1))
+	switch {
+	case diff < 0:
+		if failedThisSecond(ctx, rs) {
+			msg := "retrying pod creation next second"
+			if c := replicaFailure(&rs.Status); c != nil {
+				msg = c.Message
+			}
+			return manageResult{waiting: msg, retryLater: true}
+		}
+		return createPods(ctx, rs, min(-diff, BurstReplicas))
+	case diff > 0:
+		return deletePods(ctx, states, i, min(diff, BurstReplicas))
+	}
+	return manageResult{}
+}
+
+// slowStartBatches returns the batch sizes slowStartBatch uses for count
+// calls: 1, 2, 4, ... doubling from SlowStartInitialBatchSize, the last one
+// capped at what remains.
+//
+// Example: 10 → 1, 2, 4, 3; 3 → 1, 2; 20 → 1, 2, 4, 8, 5.
+func slowStartBatches(count int) []int {
+	var out []int
+	remaining := count
+	for batch := min(remaining, SlowStartInitialBatchSize); batch > 0; batch = min(2*batch, remaining) {
+		out = append(out, batch)
+		remaining -= batch
+	}
+	return out
+}
+
+// createPods creates n pods from the template in slow-start batches. Every
+// call of a batch is made (Kubernetes runs them in parallel); if any failed,
+// the remaining batches are skipped.
+//
+// The pods of one call share one labels map and the flags of one controller
+// reference: stored objects are never modified, and sharing lets later syncs
+// check all of them at once (labelsOf) and without a cache miss per pod.
+func createPods(ctx *controller.Context, rs *api.ReplicaSet, n int) manageResult {
+	var names []string
+	var firstErr error
+	labels := api.CopyStringMap(rs.Spec.Template.Labels)
+	ref := api.NewControllerRef(rs)
+	for _, batch := range slowStartBatches(n) {
+		for j := 0; j < batch; j++ {
+			created, err := ctx.Store.Create(podFromTemplate(rs, labels, ref))
+			if err != nil {
+				ctx.Event(rs, ComponentName, api.EventTypeWarning, FailedCreateReason, "Error creating: "+err.Error())
+				if firstErr == nil {
+					firstErr = err
+				}
+				continue
+			}
+			name := created.GetObjectMeta().Name
+			names = append(names, name)
+			ctx.Event(rs, ComponentName, api.EventTypeNormal, SuccessfulCreateReason, "Created pod: "+name)
+		}
+		if firstErr != nil {
+			break
+		}
+	}
+	res := manageResult{err: firstErr}
+	if len(names) > 0 {
+		res.action = nameList("create", names)
+	}
+	if firstErr != nil {
+		if len(names) > 0 {
+			res.action += fmt.Sprintf("; %d not created: %v", n-len(names), firstErr)
+		} else {
+			res.waiting = firstErr.Error()
+		}
+	}
+	return res
+}
+
+// podFromTemplate is GetPodFromTemplate: the template's labels (given as
+// labels, a copy the caller may share between pods), annotations, finalizers
+// and spec, generateName "<rs-name>-" (without the dash when that would make
+// an invalid name prefix), the ReplicaSet's namespace and ref, the
+// controller reference to the ReplicaSet.
+func podFromTemplate(rs *api.ReplicaSet, labels map[string]string, ref api.OwnerReference) *api.Pod {
+	t := &rs.Spec.Template
+	prefix := rs.Name + "-"
+	if len(prefix) > 253 {
+		prefix = rs.Name
+	}
+	p := &api.Pod{ObjectMeta: api.ObjectMeta{
+		GenerateName:    prefix,
+		Namespace:       rs.Namespace,
+		Labels:          labels,
+		Annotations:     api.CopyStringMap(t.Annotations),
+		OwnerReferences: []api.OwnerReference{ref},
+	}}
+	if t.Finalizers != nil {
+		p.Finalizers = append([]string(nil), t.Finalizers...)
+	}
+	p.Spec = t.Spec.DeepCopy()
+	return p
+}
+
+// deletePods deletes the n pods ranked first for deletion, gracefully.
+func deletePods(ctx *controller.Context, states []rsState, i, n int) manageResult {
+	rs := states[i].rs
+	now := ctx.Now()
+	candidates := rankCandidates(ctx.Store, states, i)
+	var names []string
+	var firstErr error
+	for _, p := range getPodsToDelete(candidates, n, now) {
+		err := ctx.Store.Delete(api.KindPod, p.Namespace, p.Name, store.DeleteOptions{})
+		switch {
+		case err == nil:
+			names = append(names, p.Name)
+			ctx.Event(rs, ComponentName, api.EventTypeNormal, SuccessfulDeleteReason, "Deleted pod: "+p.Name)
+		case errors.Is(err, store.ErrNotFound):
+		default:
+			ctx.Event(rs, ComponentName, api.EventTypeWarning, FailedDeleteReason, "Error deleting: "+err.Error())
+			if firstErr == nil {
+				firstErr = err
+			}
+		}
+	}
+	res := manageResult{err: firstErr}
+	if len(names) > 0 {
+		res.action = nameList("delete", names)
+	} else if firstErr != nil {
+		res.waiting = firstErr.Error()
+	}
+	return res
+}
+
+// rankCandidates lists the active pods the ReplicaSet claims, in creation
+// order, each ranked by getPodsRankedByRelatedPodsOnSameNode: the number of
+// active pods on its node that the selector of any ReplicaSet with the same
+// controller (the Deployment's ReplicaSets) matches. A ReplicaSet without a
+// controller ranks every pod 0.
+func rankCandidates(s *store.Store, states []rsState, i int) []rankedPod {
+	st := &states[i]
+	var siblings []*rsState
+	if ref := api.GetControllerOf(&st.rs.ObjectMeta); ref != nil {
+		for j := range states {
+			if o := api.GetControllerOf(&states[j].rs.ObjectMeta); o != nil && o.UID == ref.UID && states[j].selErr == nil {
+				siblings = append(siblings, &states[j])
+			}
+		}
+	}
+	onNode := map[string]int{}
+	var pods []*api.Pod
+	s.EachPod(func(p *api.Pod) bool {
+		if !api.IsPodActive(p) {
+			return true
+		}
+		if api.IsControlledBy(&p.ObjectMeta, st.uid) {
+			if match, _ := st.labelsOf(p.Labels); match {
+				pods = append(pods, p)
+			}
+		}
+		for _, sib := range siblings {
+			if match, _ := sib.labelsOf(p.Labels); match && p.Namespace == sib.rs.Namespace {
+				onNode[p.Spec.NodeName]++
+				break
+			}
+		}
+		return true
+	})
+	out := make([]rankedPod, len(pods))
+	for k, p := range pods {
+		out[k] = newRankedPod(p, onNode[p.Spec.NodeName])
+	}
+	return out
+}
+
+// failedThisSecond reports whether a create of this ReplicaSet already failed
+// in the current tick (an earlier control-plane round): the retry waits for
+// the next second, as the work queue would back off.
+func failedThisSecond(ctx *controller.Context, rs *api.ReplicaSet) bool {
+	c := replicaFailure(&rs.Status)
+	if c == nil || c.Reason != FailedCreateReason {
+		return false
+	}
+	for _, e := range ctx.Emitted {
+		if e.Reason == FailedCreateReason && e.Source == ComponentName &&
+			strings.HasPrefix(e.Object, "replicaset/") && e.Object[len("replicaset/"):] == rs.Name {
+			return true
+		}
+	}
+	return false
+}
