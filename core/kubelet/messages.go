@@ -1,0 +1,163 @@
+package kubelet
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"hash/fnv"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Component is the source component of kubelet events.
+const Component = "kubelet"
+
+// Event reasons, as pkg/kubelet/events names them.
+const (
+	ReasonPulling          = "Pulling"
+	ReasonPulled           = "Pulled"
+	ReasonFailed           = "Failed"
+	ReasonBackOff          = "BackOff"
+	ReasonCreated          = "Created"
+	ReasonStarted          = "Started"
+	ReasonKilling          = "Killing"
+	ReasonUnhealthy        = "Unhealthy"
+	ReasonNeverPull        = "ErrImageNeverPull"
+	ReasonNodeReady        = "NodeReady"
+	ReasonSandboxFailed    = "FailedCreatePodSandBox"
+	ReasonKubeletReady     = "KubeletReady"
+	messageKubeletReady    = "kubelet is posting ready status"
+	reasonContainersNotRdy = "ContainersNotReady"
+	reasonPodCompleted     = "PodCompleted"
+)
+
+// Container waiting and terminated reasons.
+const (
+	WaitingContainerCreating = "ContainerCreating"
+	WaitingErrImagePull      = "ErrImagePull"
+	WaitingImagePullBackOff  = "ImagePullBackOff"
+	WaitingErrImageNeverPull = "ErrImageNeverPull"
+	WaitingCrashLoopBackOff  = "CrashLoopBackOff"
+	TerminatedError          = "Error"
+	TerminatedCompleted      = "Completed"
+)
+
+// The texts below are the kubelet's own (pkg/kubelet/images/image_manager.go,
+// pkg/kubelet/kuberuntime/kuberuntime_container.go and kuberuntime_manager.go,
+// Kubernetes 1.35 and later: "Container created"/"Container started" without
+// the container name since kubernetes/kubernetes#134043, and the
+// KubeletEnsureSecretPulledImages wording of "already present", beta and on by
+// default since 1.35).
+
+func msgPulling(image string) string { return fmt.Sprintf("Pulling image %q", image) }
+
+func msgPulled(image string, took, waited time.Duration, size int64) string {
+	return fmt.Sprintf("Successfully pulled image %q in %v (%v including waiting). Image size: %d bytes.", image, took, waited, size)
+}
+
+func msgPresent(image string) string {
+	return fmt.Sprintf("Container image %q already present on machine and can be accessed by the pod", image)
+}
+
+func msgNeverPull(image string) string {
+	return fmt.Sprintf("Container image %q is not present with pull policy of Never", image)
+}
+
+func msgPullFailed(image, err string) string {
+	return fmt.Sprintf("Failed to pull image %q: %s", image, err)
+}
+
+func msgPullBackOff(image string) string { return fmt.Sprintf("Back-off pulling image %q", image) }
+
+// pullError is what containerd answers for an image that cannot be pulled.
+func pullError(image string) string {
+	ref := normalizeImage(image)
+	return fmt.Sprintf("failed to pull and unpack image %q: failed to resolve reference %q: %s: not found", ref, ref, ref)
+}
+
+const (
+	msgCreated = "Container created"
+	msgStarted = "Container started"
+)
+
+func msgKilling(container string) string { return "Stopping container " + container }
+
+// formatPod is kubelet's format.Pod: name_namespace(uid).
+func formatPod(name, namespace, uid string) string { return name + "_" + namespace + "(" + uid + ")" }
+
+func msgCrashBackOffEvent(container, pod string) string {
+	return fmt.Sprintf("Back-off restarting failed container %s in pod %s", container, pod)
+}
+
+func msgCrashBackOffWaiting(backoff time.Duration, container, pod string) string {
+	return fmt.Sprintf("back-off %v restarting failed container=%s pod=%s", backoff, container, pod)
+}
+
+func msgNodeReady(node string) string {
+	return fmt.Sprintf("Node %s status is now: %s", node, ReasonNodeReady)
+}
+
+func msgNoIPs(node string, index int) string {
+	n := nodeSubnet(index)
+	return fmt.Sprintf("Failed to create pod sandbox: plugin type=\"host-local\" failed (add): failed to allocate for range 0: no IP addresses available in range set: %s.1-%s.254 (node %s)", n, n, node)
+}
+
+func msgUnready(names []string) string {
+	return "containers with unready status: [" + strings.Join(names, " ") + "]"
+}
+
+// normalizeImage returns the fully qualified reference containerd reports:
+// nginx:1.25 is docker.io/library/nginx:1.25, an untagged image gets :latest.
+func normalizeImage(image string) string {
+	name := image
+	slash := strings.IndexByte(name, '/')
+	switch {
+	case slash < 0:
+		name = "docker.io/library/" + name
+	default:
+		host := name[:slash]
+		if !strings.ContainsAny(host, ".:") && host != "localhost" {
+			name = "docker.io/" + name
+		}
+	}
+	if strings.Contains(name, "@") {
+		return name
+	}
+	last := name[strings.LastIndexByte(name, '/')+1:]
+	if !strings.Contains(last, ":") {
+		name += ":latest"
+	}
+	return name
+}
+
+// imageID is the deterministic digest reference of an image:
+// docker.io/library/nginx@sha256:...
+func imageID(image string) string {
+	ref := normalizeImage(image)
+	repo := ref
+	if i := strings.IndexByte(ref, '@'); i >= 0 {
+		return ref
+	}
+	if i := strings.LastIndexByte(ref, ':'); i > strings.LastIndexByte(ref, '/') {
+		repo = ref[:i]
+	}
+	return repo + "@sha256:" + hex64("image/"+ref)
+}
+
+// imageSize is a deterministic size between 5 MB and 200 MB.
+func imageSize(image string) int64 {
+	h := fnv.New64a()
+	h.Write([]byte(image))
+	return 5_000_000 + int64(h.Sum64()%195_000_000)
+}
+
+// hex64 returns 64 hex digits derived from s (a fake digest or container id).
+func hex64(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
+}
+
+func containerID(podUID, container string, attempt int32) string {
+	return "containerd://" + hex64(podUID+"/"+container+"/"+strconv.Itoa(int(attempt)))
+}

@@ -1,0 +1,192 @@
+package kubelet
+
+import (
+	"time"
+)
+
+// phase is where one container is in its life, as the kubelet's runtime
+// sees it.
+type phase uint8
+
+const (
+	phNew         phase = iota // not started yet: the next step makes sure the image is there
+	phPulling                  // image pull in progress until at
+	phPullFailed               // the pull failed (ErrImagePull); the back-off shows from at
+	phPullBackOff              // ImagePullBackOff until the retry at at
+	phNeverPull                // image absent with imagePullPolicy Never; retried at at
+	phCreating                 // "Container created"; running at at
+	phRunning                  // running; at is the next probe or the crash
+	phExited                   // exited (Error); CrashLoopBackOff shows from at
+	phBackOff                  // CrashLoopBackOff until the restart at at
+	phStopped                  // exited for good (restartPolicy Never), or stopped by pod termination
+)
+
+// backoff is client-go's flowcontrol.Backoff for one key, as the kubelet
+// configures it (initial 10s, max 300s, no jitter).
+type backoff struct {
+	has     bool
+	d       time.Duration
+	updated time.Time
+}
+
+const (
+	backoffInitial = 10 * time.Second
+	backoffMax     = 300 * time.Second
+)
+
+// expired is flowcontrol's hasExpired: the entry is stale when the event is
+// more than twice the maximum after its last update (600s).
+func (b *backoff) expired(event time.Time) bool { return event.Sub(b.updated) > 2*backoffMax }
+
+// inBackOffSince is IsInBackOffSince: whether now is still within the
+// back-off that started at event.
+func (b *backoff) inBackOffSince(event, now time.Time) bool {
+	if !b.has || b.expired(event) {
+		return false
+	}
+	return now.Sub(event) < b.d
+}
+
+// next is Next: start at 10s, then double up to 300s.
+func (b *backoff) next(event, now time.Time) {
+	if !b.has || b.expired(event) {
+		b.d = backoffInitial
+	} else {
+		b.d = min(2*b.d, backoffMax)
+	}
+	b.has = true
+	b.updated = now
+}
+
+// term is one finished run of a container.
+type term struct {
+	valid     bool
+	exitCode  int32
+	reason    string
+	startedAt time.Time
+	finished  time.Time
+	id        string
+}
+
+// ctr is the runtime state of one container (spec order).
+type ctr struct {
+	name  string
+	image string
+	ph    phase
+	at    time.Time // when the current phase's next step is due; zero: nothing due
+
+	pullStart  time.Time
+	pullFailed bool // a pull of this container failed before (the waiting reason stays ImagePullBackOff while retrying)
+	pullBO     backoff
+	retryAt    time.Time
+
+	runs      int32 // how many times it was started
+	startedAt time.Time
+	crashAt   time.Time // zero: never crashes by itself
+	crashReq  bool      // the crash fault asked for an exit
+	cur, prev term      // the last finished run and the one before it
+	restartAt time.Time
+	crashBO   backoff
+
+	ready     bool
+	nextProbe time.Time
+	succ      int32
+	fail      int32
+}
+
+// category summarises a pod for the sync record.
+type category uint8
+
+const (
+	catPending category = iota
+	catPulling
+	catPullBackOff
+	catStarting
+	catRunning
+	catRunningReady
+	catCrashLoop
+	catTerminating
+	numCategories
+)
+
+var categoryWords = [numCategories]string{"pending", "pulling", "image pull back-off", "starting", "running", "running", "crash-looping", "terminating"}
+
+// podState is the kubelet's runtime state of one pod.
+type podState struct {
+	uid, name, namespace string
+	node                 *nodeState
+	ipHost               int // last octet of the pod IP; 0 while the sandbox has no IP
+	ip                   string
+	startTime            time.Time
+	ctrs                 []ctr
+
+	rv       string    // resourceVersion last seen or written
+	due      time.Time // earliest step due; zero: none
+	force    bool      // process at the next Sync (the crash fault)
+	killed   bool      // termination done; removed at removeAt
+	removeAt time.Time
+	noIP     bool      // sandbox creation failed for want of an IP; FailedCreatePodSandBox sent
+	noIPAt   time.Time // when the sandbox is tried again
+	seen     uint64
+}
+
+// nodeState is the kubelet's runtime state of one node.
+type nodeState struct {
+	name    string
+	index   int // 1-based, in order of first sight; 0: not assigned yet
+	down    bool
+	present map[string]bool      // images on the node
+	pulls   map[string]time.Time // image -> end of the pull in progress
+	used    [256]bool            // pod IPs in use (last octet)
+	next    int                  // last octet handed out last
+	hostIP  string
+	epoch   uint64 // Sync in which the node was last listed
+	pos     int    // its position in that Sync's node list
+}
+
+func newNodeState(name string) *nodeState {
+	return &nodeState{name: name, present: map[string]bool{}, pulls: map[string]time.Time{}, next: 1}
+}
+
+func (n *nodeState) clone() *nodeState {
+	x := *n
+	x.present = make(map[string]bool, len(n.present))
+	for k, v := range n.present {
+		x.present[k] = v
+	}
+	x.pulls = make(map[string]time.Time, len(n.pulls))
+	for k, v := range n.pulls {
+		x.pulls[k] = v
+	}
+	return &x
+}
+
+func (p *podState) clone(nodes map[string]*nodeState) *podState {
+	x := *p
+	x.ctrs = append([]ctr(nil), p.ctrs...)
+	if p.node != nil {
+		x.node = nodes[p.node.name]
+	}
+	return &x
+}
+
+// computeDue sets p.due to the earliest step due.
+func (p *podState) computeDue() {
+	var due time.Time
+	add := func(t time.Time) {
+		if !t.IsZero() && (due.IsZero() || t.Before(due)) {
+			due = t
+		}
+	}
+	switch {
+	case p.killed:
+		add(p.removeAt)
+	case p.noIP:
+		add(p.noIPAt)
+	default:
+		for i := range p.ctrs {
+			add(p.ctrs[i].at)
+		}
+	}
+	p.due = due
+}

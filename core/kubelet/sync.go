@@ -1,0 +1,213 @@
+package kubelet
+
+import (
+	"time"
+
+	"converge/core/api"
+	"converge/core/controller"
+	"converge/core/store"
+)
+
+// Sync runs one pass of every node's kubelet at ctx.Now(): it posts each
+// up node's heartbeat, then compares every pod bound to the node with what
+// its containers are doing, takes the steps that are due (pull, create,
+// start, probe, crash, restart, stop, remove) and writes the pod's status
+// when it differs from the stored one. A pod that is unchanged and has
+// nothing due costs one map lookup.
+func (k *Controller) Sync(ctx *controller.Context) {
+	s := ctx.Store
+	now := ctx.Now()
+	k.epoch++
+	nodes := s.Nodes()
+	for i, n := range nodes {
+		ns := k.nodes[n.Name]
+		if ns == nil {
+			ns = newNodeState(n.Name)
+			k.nodes[n.Name] = ns
+		}
+		if ns.index == 0 {
+			k.seq++
+			ns.index = k.seq
+		}
+		ns.epoch, ns.pos = k.epoch, i
+		ns.hostIP = hostIP(n, ns.index)
+	}
+	k.groupPods(s, len(nodes))
+	for i, n := range nodes {
+		k.syncNode(ctx, n, k.nodes[n.Name], k.byNode[i], now)
+	}
+	k.dropGone()
+}
+
+// groupPods sorts this Sync's bound pods by node, in creation order, and
+// marks every pod's state as seen.
+func (k *Controller) groupPods(s *store.Store, n int) {
+	if cap(k.byNode) < n {
+		k.byNode = make([][]*api.Pod, n)
+	}
+	k.byNode = k.byNode[:n]
+	for i := range k.byNode {
+		clear(k.byNode[i])
+		k.byNode[i] = k.byNode[i][:0]
+	}
+	s.EachPod(func(p *api.Pod) bool {
+		if p.Spec.NodeName == "" {
+			return true
+		}
+		var ns *nodeState
+		if ps := k.pods[p.UID]; ps != nil {
+			ps.seen = k.epoch
+			ns = ps.node
+		} else {
+			ns = k.nodes[p.Spec.NodeName]
+		}
+		if ns != nil && ns.epoch == k.epoch {
+			k.byNode[ns.pos] = append(k.byNode[ns.pos], p)
+		}
+		return true
+	})
+}
+
+// dropGone forgets the pods that no longer exist and frees their IPs.
+func (k *Controller) dropGone() {
+	seen := 0
+	for _, p := range k.pods {
+		if p.seen == k.epoch {
+			seen++
+		}
+	}
+	if seen == len(k.pods) {
+		return
+	}
+	for uid, p := range k.pods {
+		if p.seen != k.epoch {
+			k.forget(uid, p)
+		}
+	}
+}
+
+func (k *Controller) forget(uid string, p *podState) {
+	if p.node != nil && p.ipHost > 0 {
+		p.node.used[p.ipHost] = false
+	}
+	delete(k.byName, p.namespace+"/"+p.name)
+	delete(k.pods, uid)
+}
+
+// syncNode is one kubelet's pass over its node and pods.
+func (k *Controller) syncNode(ctx *controller.Context, n *api.Node, ns *nodeState, pods []*api.Pod, now time.Time) {
+	log := nodeLog{node: ns.name}
+	if ns.down {
+		k.recordDown(ctx, ns, pods)
+		return
+	}
+	k.heartbeat(ctx, n, ns, now, &log)
+	for _, p := range pods {
+		ps := k.pods[p.UID]
+		if ps != nil && ps.rv == p.ResourceVersion && !ps.force && (ps.due.IsZero() || now.Before(ps.due)) {
+			log.count(ps)
+			continue
+		}
+		ps = k.syncPod(ctx, ns, p, ps, now, &log)
+		if ps != nil {
+			log.count(ps)
+		}
+	}
+	k.record(ctx, &log, now)
+}
+
+// syncPod compares one pod with its containers, takes the steps due and
+// writes the status when it changed. It returns the pod's state, or nil
+// once the pod is removed.
+func (k *Controller) syncPod(ctx *controller.Context, ns *nodeState, p *api.Pod, ps *podState, now time.Time, log *nodeLog) *podState {
+	if p.DeletionTimestamp != nil {
+		return k.terminate(ctx, p, ps, now, log)
+	}
+	if ps == nil || len(ps.ctrs) != len(p.Spec.Containers) {
+		if ps != nil {
+			k.forget(p.UID, ps)
+		}
+		ps = k.admit(ns, p, now)
+	}
+	ps.force = false
+	if ps.ipHost == 0 && !k.sandbox(ctx, ns, p, ps, now) {
+		ps.rv = p.ResourceVersion
+		ps.computeDue()
+		return ps
+	}
+	k.advance(ctx, ps, p, now, log)
+	k.writeStatus(ctx, ps, p, now)
+	ps.computeDue()
+	return ps
+}
+
+// admit starts tracking a pod newly bound to the node.
+func (k *Controller) admit(ns *nodeState, p *api.Pod, now time.Time) *podState {
+	ps := &podState{uid: p.UID, name: p.Name, namespace: p.Namespace, node: ns, startTime: now, seen: k.epoch,
+		ctrs: make([]ctr, len(p.Spec.Containers))}
+	for i, c := range p.Spec.Containers {
+		ps.ctrs[i] = ctr{name: c.Name, image: c.Image}
+	}
+	k.pods[p.UID] = ps
+	k.byName[p.Namespace+"/"+p.Name] = p.UID
+	return ps
+}
+
+// sandbox gives the pod its IP; it reports false when none is free.
+func (k *Controller) sandbox(ctx *controller.Context, ns *nodeState, p *api.Pod, ps *podState, now time.Time) bool {
+	if h := ns.allocIP(); h > 0 {
+		ps.ipHost, ps.ip, ps.noIP = h, podIP(ns.index, h), false
+		return true
+	}
+	if !ps.noIP {
+		ctx.EventOnHost(p, Component, ns.name, api.EventTypeWarning, ReasonSandboxFailed, msgNoIPs(ns.name, ns.index))
+	}
+	ps.noIP, ps.noIPAt = true, now.Add(sandboxRetry)
+	return false
+}
+
+// terminate stops a pod that has a deletionTimestamp and removes it: the
+// first pass sends Killing for each running container and reports them
+// terminated (SIGTERM stops the app at once); the pod is removed with grace
+// 0 one second later, never later than its deletionTimestamp. A pod with
+// nothing running is removed in the same pass.
+func (k *Controller) terminate(ctx *controller.Context, p *api.Pod, ps *podState, now time.Time, log *nodeLog) *podState {
+	deadline := p.DeletionTimestamp.Time
+	if ps != nil && !ps.killed {
+		stoppedRunning := false
+		for i := range ps.ctrs {
+			c := &ps.ctrs[i]
+			if c.ph == phRunning {
+				ctx.EventOnHost(p, Component, p.Spec.NodeName, api.EventTypeNormal, ReasonKilling, msgKilling(c.name))
+				c.prev, c.cur = c.cur, term{valid: true, exitCode: 0, reason: TerminatedCompleted, startedAt: c.startedAt, finished: now, id: containerID(ps.uid, c.name, c.runs-1)}
+				stoppedRunning = true
+			}
+			c.ph, c.at, c.ready, c.crashReq = phStopped, time.Time{}, false, false
+		}
+		ps.killed, ps.force = true, false
+		ps.removeAt = now.Add(time.Second)
+		if !stoppedRunning || !deadline.After(now) {
+			ps.removeAt = now
+		} else if deadline.Before(ps.removeAt) {
+			ps.removeAt = deadline
+		}
+		if stoppedRunning && ps.removeAt.After(now) {
+			log.act("stop pod " + p.Name)
+			k.writeStatus(ctx, ps, p, now)
+			ps.computeDue()
+			return ps
+		}
+	}
+	if ps != nil && ps.removeAt.After(now) {
+		ps.rv = p.ResourceVersion
+		return ps
+	}
+	err := ctx.Store.Delete(api.KindPod, p.Namespace, p.Name, store.DeleteOptions{GracePeriodSeconds: api.Int64(0)})
+	if err == nil {
+		log.act("remove terminated pod " + p.Name)
+	}
+	if ps != nil {
+		k.forget(p.UID, ps)
+	}
+	return nil
+}
