@@ -1,0 +1,166 @@
+package gc
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"converge/core/api"
+	"converge/core/controller"
+	"converge/core/simtest"
+	"converge/core/store"
+)
+
+func syncOnce(s *store.Store) *controller.Context {
+	ctx := &controller.Context{Store: s, Log: &controller.SyncLog{}}
+	New().Sync(ctx)
+	return ctx
+}
+
+func actions(t *testing.T, ctx *controller.Context) []string {
+	t.Helper()
+	var out []string
+	for _, r := range ctx.Log.Records {
+		assert.Equal(t, ComponentName, r.Controller)
+		out = append(out, r.Object+": "+r.Action+r.Waiting)
+	}
+	return out
+}
+
+// deploymentWithPods builds Deployment web, its ReplicaSet and three pods:
+// two bound to node-1, one not scheduled yet.
+func deploymentWithPods(t *testing.T, s *store.Store) (*api.Deployment, *api.ReplicaSet, []*api.Pod) {
+	t.Helper()
+	simtest.MustCreate(t, s, simtest.NewNode("node-1", "4", "8Gi", 110))
+	d := simtest.MustCreate(t, s, simtest.NewDeployment("web", 3, "nginx:1.25"))
+	l := map[string]string{"app": "web", api.DefaultDeploymentUniqueLabelKey: "5d9c7b8f4"}
+	rs := simtest.MustCreate(t, s, simtest.NewReplicaSet("web-5d9c7b8f4", 3, "nginx:1.25", simtest.WithRSLabels(l), simtest.WithRSOwner(d)))
+	pods := []*api.Pod{
+		simtest.MustCreate(t, s, simtest.NewPod("web-5d9c7b8f4-aaaaa", simtest.WithPodLabels(l), simtest.WithPodOwner(rs), simtest.WithPodNode("node-1"))),
+		simtest.MustCreate(t, s, simtest.NewPod("web-5d9c7b8f4-bbbbb", simtest.WithPodLabels(l), simtest.WithPodOwner(rs), simtest.WithPodNode("node-1"))),
+		simtest.MustCreate(t, s, simtest.NewPod("web-5d9c7b8f4-ccccc", simtest.WithPodLabels(l), simtest.WithPodOwner(rs))),
+	}
+	return d, rs, pods
+}
+
+func TestNameAndClone(t *testing.T) {
+	t.Parallel()
+	c := New()
+	assert.Equal(t, "garbage-collector-controller", c.Name())
+	assert.Same(t, c, c.Clone())
+}
+
+func TestDeletingADeploymentCascades(t *testing.T) {
+	t.Parallel()
+	s := simtest.NewStore()
+	d, rs, pods := deploymentWithPods(t, s)
+	require.NoError(t, s.Delete(api.KindDeployment, d.Namespace, d.Name, store.DeleteOptions{}))
+
+	ctx := syncOnce(s)
+
+	assert.Equal(t, []string{
+		"replicaset/web-5d9c7b8f4: delete replica set web-5d9c7b8f4: owner deployment/web is gone",
+		"pod/web-5d9c7b8f4-aaaaa: delete pod web-5d9c7b8f4-aaaaa: owner replicaset/web-5d9c7b8f4 is gone",
+		"pod/web-5d9c7b8f4-bbbbb: delete pod web-5d9c7b8f4-bbbbb: owner replicaset/web-5d9c7b8f4 is gone",
+		"pod/web-5d9c7b8f4-ccccc: delete pod web-5d9c7b8f4-ccccc: owner replicaset/web-5d9c7b8f4 is gone",
+	}, actions(t, ctx))
+	assert.False(t, s.Exists(rs.UID))
+	for _, p := range pods[:2] {
+		got, err := s.GetPod(p.Namespace, p.Name)
+		require.NoError(t, err, "bound pods terminate gracefully")
+		assert.NotNil(t, got.DeletionTimestamp)
+	}
+	assert.False(t, s.Exists(pods[2].UID), "an unscheduled pod goes at once")
+
+	rv := s.ResourceVersion()
+	ctx = syncOnce(s)
+	assert.Empty(t, ctx.Log.Records, "terminating pods are left to their kubelet")
+	assert.Equal(t, rv, s.ResourceVersion())
+}
+
+func TestOrphanDeleteLeavesDependentsAlone(t *testing.T) {
+	t.Parallel()
+	s := simtest.NewStore()
+	d, rs, _ := deploymentWithPods(t, s)
+	require.NoError(t, s.Delete(api.KindDeployment, d.Namespace, d.Name, store.DeleteOptions{PropagationPolicy: store.DeletePropagationOrphan}))
+	rv := s.ResourceVersion()
+	ctx := syncOnce(s)
+	assert.Empty(t, ctx.Log.Records)
+	assert.Equal(t, rv, s.ResourceVersion())
+	got, err := s.GetReplicaSet(rs.Namespace, rs.Name)
+	require.NoError(t, err)
+	assert.Nil(t, got.OwnerReferences)
+}
+
+func TestDanglingReferencesAreStrippedWhenAnOwnerRemains(t *testing.T) {
+	t.Parallel()
+	s := simtest.NewStore()
+	keep := simtest.MustCreate(t, s, simtest.NewDeployment("keep", 1, "nginx"))
+	gone := simtest.MustCreate(t, s, simtest.NewDeployment("gone", 1, "nginx"))
+	rs := simtest.NewReplicaSet("shared", 1, "nginx")
+	rs.OwnerReferences = []api.OwnerReference{
+		{APIVersion: "apps/v1", Kind: "Deployment", Name: "gone", UID: gone.UID},
+		{APIVersion: "apps/v1", Kind: "Deployment", Name: "keep", UID: keep.UID},
+	}
+	simtest.MustCreate(t, s, rs)
+	pod := simtest.MustCreate(t, s, simtest.NewPod("p", simtest.WithPodOwnerRef(api.OwnerReference{APIVersion: "apps/v1", Kind: "Deployment", Name: "gone", UID: gone.UID}),
+		simtest.WithPodOwnerRef(api.OwnerReference{APIVersion: "apps/v1", Kind: "Deployment", Name: "keep", UID: keep.UID})))
+	require.NoError(t, s.Delete(api.KindDeployment, gone.Namespace, gone.Name, store.DeleteOptions{}))
+
+	ctx := syncOnce(s)
+
+	assert.Empty(t, ctx.Log.Records, "only deletions are recorded")
+	want := []api.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "keep", UID: keep.UID}}
+	gotRS, err := s.GetReplicaSet(rs.Namespace, rs.Name)
+	require.NoError(t, err)
+	assert.Equal(t, want, gotRS.OwnerReferences)
+	gotPod, err := s.GetPod(pod.Namespace, pod.Name)
+	require.NoError(t, err)
+	assert.Equal(t, want, gotPod.OwnerReferences)
+	rv := s.ResourceVersion()
+	syncOnce(s)
+	assert.Equal(t, rv, s.ResourceVersion())
+}
+
+func TestAllOwnersGoneNamesThemAll(t *testing.T) {
+	t.Parallel()
+	s := simtest.NewStore()
+	p := simtest.NewPod("p", simtest.WithPodOwnerRef(api.OwnerReference{Kind: "ReplicaSet", Name: "a", UID: "uid-a"}),
+		simtest.WithPodOwnerRef(api.OwnerReference{Kind: "ConfigMap", Name: "b", UID: "uid-b"}))
+	simtest.MustCreate(t, s, p)
+	ctx := syncOnce(s)
+	assert.Equal(t, []string{"pod/p: delete pod p: owners replicaset/a, configmap/b are gone"}, actions(t, ctx))
+}
+
+func TestPodsOfAVanishedNodeAreForceDeleted(t *testing.T) {
+	t.Parallel()
+	s := simtest.NewStore()
+	simtest.MustCreate(t, s, simtest.NewNode("node-1", "4", "8Gi", 110))
+	simtest.MustCreate(t, s, simtest.NewNode("node-2", "4", "8Gi", 110))
+	stays := simtest.MustCreate(t, s, simtest.NewPod("stays", simtest.WithPodNode("node-1")))
+	goes := simtest.MustCreate(t, s, simtest.NewPod("goes", simtest.WithPodNode("node-2")))
+	terminating := simtest.MustCreate(t, s, simtest.NewPod("terminating", simtest.WithPodNode("node-2")))
+	require.NoError(t, s.Delete(api.KindPod, terminating.Namespace, terminating.Name, store.DeleteOptions{}))
+	require.NoError(t, s.Delete(api.KindNode, "", "node-2", store.DeleteOptions{}))
+
+	ctx := syncOnce(s)
+
+	assert.Equal(t, []string{
+		"pod/goes: delete pod goes: node node-2 is gone",
+		"pod/terminating: delete pod terminating: node node-2 is gone",
+	}, actions(t, ctx))
+	assert.True(t, s.Exists(stays.UID))
+	assert.False(t, s.Exists(goes.UID))
+	assert.False(t, s.Exists(terminating.UID))
+}
+
+func TestNothingToCollectWritesNothing(t *testing.T) {
+	t.Parallel()
+	s := simtest.NewStore()
+	deploymentWithPods(t, s)
+	rv := s.ResourceVersion()
+	ctx := syncOnce(s)
+	assert.Empty(t, ctx.Log.Records)
+	assert.Equal(t, rv, s.ResourceVersion())
+}
