@@ -25,10 +25,13 @@ func Revision(rs *api.ReplicaSet) (int64, error) {
 	return strconv.ParseInt(v, 10, 64)
 }
 
-// MaxRevision returns the highest revision among rss, skipping unparsable ones.
+// MaxRevision returns the highest revision among rss, skipping nil and unparsable ones.
 func MaxRevision(rss []*api.ReplicaSet) int64 {
 	var m int64
 	for _, rs := range rss {
+		if rs == nil {
+			continue
+		}
 		if v, err := Revision(rs); err == nil && v > m {
 			m = v
 		}
@@ -43,6 +46,9 @@ func MaxRevision(rss []*api.ReplicaSet) int64 {
 func LastRevision(rss []*api.ReplicaSet) int64 {
 	var m, second int64
 	for _, rs := range rss {
+		if rs == nil {
+			continue
+		}
 		v, err := Revision(rs)
 		if err != nil {
 			continue
@@ -332,7 +338,7 @@ func (s *syncer) newReplicaSet() *api.ReplicaSet {
 			Labels:          api.CopyStringMap(tmpl.Labels),
 			OwnerReferences: []api.OwnerReference{api.NewControllerRef(d)},
 		},
-		Spec: api.ReplicaSetSpec{MinReadySeconds: d.Spec.MinReadySeconds, Selector: sel, Template: tmpl},
+		Spec: api.ReplicaSetSpec{Replicas: api.Int32(0), MinReadySeconds: d.Spec.MinReadySeconds, Selector: sel, Template: tmpl},
 	}
 }
 

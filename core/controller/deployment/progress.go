@@ -143,23 +143,26 @@ func getReplicaFailures(allRSs []*api.ReplicaSet, newRS *api.ReplicaSet) []api.D
 	return out
 }
 
-// progressDeadlineIn returns the whole seconds left before the Deployment
-// times out (the Progressing condition's lastUpdateTime +
-// progressDeadlineSeconds − now), or -1 when no deadline applies: none is
-// set, the rollout is complete or paused, or it already timed out. The
-// controller sees the timeout one second after that instant, since the
-// deadline must be strictly passed.
+// progressDeadlineIn returns the seconds left before the controller reports
+// ProgressDeadlineExceeded: the deadline (the Progressing condition's
+// lastUpdateTime + progressDeadlineSeconds) must be strictly passed, so with
+// whole-second ticks it shows one second after that instant, which is also
+// when Kubernetes requeues the Deployment (after + 1s). It is -1 when no
+// deadline applies: none is set, the rollout is complete or paused, or it
+// already timed out.
+//
+// Example: lastUpdateTime 00:00:01, deadline 10s, now 00:00:01 → 11.
 func progressDeadlineIn(d *api.Deployment, st *api.DeploymentStatus, now time.Time) int64 {
 	if !HasProgressDeadline(d) || d.Spec.Paused || st == nil || DeploymentComplete(d, st) {
 		return -1
 	}
 	c := GetDeploymentCondition(st, api.DeploymentProgressing)
-	if c == nil || c.Status != api.ConditionTrue && c.Status != api.ConditionUnknown || c.Reason == NewRSAvailableReason {
+	if c == nil || c.Status == api.ConditionFalse || c.Reason == NewRSAvailableReason {
 		return -1
 	}
 	left := deadlineAt(d, c).Sub(now)
 	if left < 0 {
 		return 0
 	}
-	return int64(left / time.Second)
+	return int64(left/time.Second) + 1
 }
