@@ -1,0 +1,268 @@
+package validation
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+
+	"converge/core/api"
+	"converge/core/labels"
+	"converge/core/validation/field"
+)
+
+// totalAnnotationSizeLimit is apimachinery's TotalAnnotationSizeLimitB: keys
+// plus values may not exceed 256 KiB.
+const totalAnnotationSizeLimit = 256 * (1 << 10)
+
+// Finalizers of the garbage collector and the namespace controller; other
+// finalizer names must be fully qualified (contain a '/').
+var standardFinalizers = map[string]bool{"kubernetes": true, "orphan": true, "foregroundDeletion": true}
+
+// validateObjectMeta is ValidateObjectMeta on create (core's, with the
+// finalizer-name check): generateName and name, namespace, generation,
+// labels, annotations, ownerReferences and finalizers.
+func validateObjectMeta(m *api.ObjectMeta, namespaced bool, nameFn nameFunc, p *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	if m.GenerateName != "" {
+		for _, msg := range nameFn(m.GenerateName, true) {
+			errs = append(errs, field.Invalid(p.Child("generateName"), m.GenerateName, msg))
+		}
+	}
+	if m.Name == "" {
+		errs = append(errs, field.Required(p.Child("name"), "name or generateName is required"))
+	} else {
+		for _, msg := range nameFn(m.Name, false) {
+			errs = append(errs, field.Invalid(p.Child("name"), m.Name, msg))
+		}
+	}
+	if namespaced {
+		if m.Namespace == "" {
+			errs = append(errs, field.Required(p.Child("namespace"), ""))
+		} else {
+			for _, msg := range nameIsDNSLabel(m.Namespace, false) {
+				errs = append(errs, field.Invalid(p.Child("namespace"), m.Namespace, msg))
+			}
+		}
+	} else if m.Namespace != "" {
+		errs = append(errs, field.Forbidden(p.Child("namespace"), "not allowed on this type"))
+	}
+	errs = append(errs, validateNonnegative(m.Generation, p.Child("generation"))...)
+	return append(errs, validateMetaCommon(m, p)...)
+}
+
+// validateMetaCommon holds the checks shared by create and update: labels,
+// annotations, ownerReferences and finalizers.
+func validateMetaCommon(m *api.ObjectMeta, p *field.Path) field.ErrorList {
+	errs := validateLabels(m.Labels, p.Child("labels"))
+	errs = append(errs, validateAnnotations(m.Annotations, p.Child("annotations"))...)
+	errs = append(errs, validateOwnerReferences(m.OwnerReferences, p.Child("ownerReferences"))...)
+	errs = append(errs, validateFinalizers(m.Finalizers, p.Child("finalizers"))...)
+	for i, f := range m.Finalizers {
+		errs = append(errs, validateKubeFinalizerName(f, p.Child("finalizers").Index(i))...)
+	}
+	return errs
+}
+
+// validateObjectMetaUpdate is ValidateObjectMetaUpdate. The check that an
+// update carries a resourceVersion is left out: in Converge an empty
+// resourceVersion means an unconditional write (see store.Update).
+func validateObjectMetaUpdate(m, old *api.ObjectMeta, p *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	if old.DeletionTimestamp != nil {
+		errs = append(errs, validateNoNewFinalizers(m.Finalizers, old.Finalizers, p.Child("finalizers"))...)
+	}
+	if m.Generation < old.Generation {
+		errs = append(errs, field.Invalid(p.Child("generation"), m.Generation, "must not be decremented"))
+	}
+	errs = append(errs, validateImmutable(m.Name, old.Name, p.Child("name"))...)
+	errs = append(errs, validateImmutable(m.Namespace, old.Namespace, p.Child("namespace"))...)
+	errs = append(errs, validateImmutable(m.UID, old.UID, p.Child("uid"))...)
+	if !m.CreationTimestamp.Equal(old.CreationTimestamp) {
+		errs = append(errs, field.Invalid(p.Child("creationTimestamp"), m.CreationTimestamp, fieldImmutableMsg))
+	}
+	if !equalTimePtr(m.DeletionTimestamp, old.DeletionTimestamp) {
+		errs = append(errs, field.Invalid(p.Child("deletionTimestamp"), m.DeletionTimestamp, fieldImmutableMsg))
+	}
+	errs = append(errs, validateImmutable(m.DeletionGracePeriodSeconds, old.DeletionGracePeriodSeconds, p.Child("deletionGracePeriodSeconds"))...)
+	return append(errs, validateMetaCommon(m, p)...)
+}
+
+func equalTimePtr(a, b *api.Time) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Equal(*b)
+}
+
+// validateLabels is ValidateLabels: every key a qualified name, every value a
+// label value. Errors are at the map's path, in key order.
+func validateLabels(m map[string]string, p *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	for _, k := range sortedKeys(m) {
+		errs = append(errs, validateLabelName(k, p)...)
+		for _, msg := range labels.IsValidLabelValue(m[k]) {
+			errs = append(errs, field.Invalid(p, m[k], msg))
+		}
+	}
+	return errs
+}
+
+func validateLabelName(k string, p *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	for _, msg := range labels.IsQualifiedName(k) {
+		errs = append(errs, field.Invalid(p, k, msg))
+	}
+	return errs
+}
+
+// validateAnnotations is ValidateAnnotations: keys are qualified names
+// (case-insensitive) and keys plus values total at most 256 KiB.
+func validateAnnotations(m map[string]string, p *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	total := 0
+	for _, k := range sortedKeys(m) {
+		for _, msg := range labels.IsQualifiedName(strings.ToLower(k)) {
+			errs = append(errs, field.Invalid(p, k, msg))
+		}
+		total += len(k) + len(m[k])
+	}
+	if total > totalAnnotationSizeLimit {
+		errs = append(errs, field.TooLong(p, "", totalAnnotationSizeLimit))
+	}
+	return errs
+}
+
+// validateOwnerReferences is ValidateOwnerReferences.
+func validateOwnerReferences(refs []api.OwnerReference, p *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	firstController := ""
+	for _, r := range refs {
+		group, version := splitAPIVersion(r.APIVersion)
+		if version == "" {
+			errs = append(errs, field.Invalid(p.Child("apiVersion"), r.APIVersion, "version must not be empty"))
+		}
+		if r.Kind == "" {
+			errs = append(errs, field.Invalid(p.Child("kind"), r.Kind, "must not be empty"))
+		}
+		if r.Name == "" {
+			errs = append(errs, field.Invalid(p.Child("name"), r.Name, "must not be empty"))
+		}
+		if r.UID == "" {
+			errs = append(errs, field.Invalid(p.Child("uid"), r.UID, "must not be empty"))
+		}
+		if group == "" && version == "v1" && r.Kind == api.KindEvent {
+			errs = append(errs, field.Invalid(p, r, fmt.Sprintf("%s/%s, Kind=%s is disallowed from being an owner", group, version, r.Kind)))
+		}
+		if r.Controller != nil && *r.Controller {
+			name := r.Kind + "/" + r.Name
+			if firstController != "" {
+				errs = append(errs, field.Invalid(p, refs,
+					fmt.Sprintf("Only one reference can have Controller set to true. Found \"true\" in references for %v and %v", firstController, name)))
+			} else {
+				firstController = name
+			}
+		}
+	}
+	return errs
+}
+
+// splitAPIVersion is schema.ParseGroupVersion: "v1", "apps/v1"; anything
+// else has no group and no version.
+func splitAPIVersion(s string) (group, version string) {
+	switch strings.Count(s, "/") {
+	case 0:
+		return "", s
+	case 1:
+		i := strings.IndexByte(s, '/')
+		return s[:i], s[i+1:]
+	}
+	return "", ""
+}
+
+// validateFinalizers is ValidateFinalizers: qualified names, and orphan and
+// foregroundDeletion not both.
+func validateFinalizers(fs []string, p *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	orphan, foreground := false, false
+	for _, f := range fs {
+		errs = append(errs, validateLabelName(f, p)...)
+		orphan = orphan || f == "orphan"
+		foreground = foreground || f == "foregroundDeletion"
+	}
+	if orphan && foreground {
+		errs = append(errs, field.Invalid(p, fs, "finalizer orphan and foregroundDeletion cannot be both set"))
+	}
+	return errs
+}
+
+// validateKubeFinalizerName adds core's rule: a name without '/' must be a
+// standard finalizer.
+func validateKubeFinalizerName(f string, p *field.Path) field.ErrorList {
+	errs := validateLabelName(f, p)
+	if len(errs) == 0 && !strings.Contains(f, "/") && !standardFinalizers[f] {
+		errs = append(errs, field.Invalid(p, f, "name is neither a standard finalizer name nor is it fully qualified"))
+	}
+	return errs
+}
+
+func validateNoNewFinalizers(fs, old []string, p *field.Path) field.ErrorList {
+	had := map[string]bool{}
+	for _, f := range old {
+		had[f] = true
+	}
+	extra := map[string]bool{}
+	for _, f := range fs {
+		if !had[f] {
+			extra[f] = true
+		}
+	}
+	if len(extra) == 0 {
+		return nil
+	}
+	list := sortedKeys(extra)
+	quoted := make([]string, len(list))
+	for i, f := range list {
+		quoted[i] = fmt.Sprintf("%q", f)
+	}
+	return field.ErrorList{field.Forbidden(p, fmt.Sprintf("no new finalizers can be added if the object is being deleted, found new finalizers []string{%s}", strings.Join(quoted, ", ")))}
+}
+
+// validateNonnegative is ValidateNonnegativeField.
+func validateNonnegative(v int64, p *field.Path) field.ErrorList {
+	if v < 0 {
+		return field.ErrorList{field.Invalid(p, v, isNegativeErrorMsg)}
+	}
+	return nil
+}
+
+// validateImmutable is ValidateImmutableField: the new value must equal the
+// old one semantically (nil and empty maps and lists are equal).
+func validateImmutable(v, old any, p *field.Path) field.ErrorList {
+	if !semanticEqual(v, old) {
+		return field.ErrorList{field.Invalid(p, v, fieldImmutableMsg)}
+	}
+	return nil
+}
+
+// semanticEqual is apiequality.Semantic.DeepEqual for API values: equal when
+// deeply equal, or when their JSON forms are equal (which treats nil and
+// empty maps and lists alike, as the semantic comparison does).
+func semanticEqual(a, b any) bool {
+	if reflect.DeepEqual(a, b) {
+		return true
+	}
+	ja, err1 := json.Marshal(a)
+	jb, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && string(ja) == string(jb)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
