@@ -153,9 +153,9 @@ func TestValidateDeploymentKubeRows(t *testing.T) {
 	}), nil), "hostNetwork with a container port and no hostPort")
 
 	tests := map[string]func(*api.Deployment){
-		"metadata.name: Required value":               func(d *api.Deployment) { d.Name = "" },
-		"`selector` does not match template `labels`": func(d *api.Deployment) { d.Spec.Selector.MatchLabels = map[string]string{"name": "def"} },
-		"Unsupported value: \"Never\"":                func(d *api.Deployment) { d.Spec.Template.Spec.RestartPolicy = api.RestartPolicyNever },
+		"metadata.name: Required value":                 func(d *api.Deployment) { d.Name = "" },
+		"`selector` does not match template `labels`":   func(d *api.Deployment) { d.Spec.Selector.MatchLabels = map[string]string{"name": "def"} },
+		"Unsupported value: \"Never\"":                  func(d *api.Deployment) { d.Spec.Template.Spec.RestartPolicy = api.RestartPolicyNever },
 		`supported values: "Recreate", "RollingUpdate"`: func(d *api.Deployment) { d.Spec.Strategy.Type = "randomType" },
 		"may not be specified when strategy `type` is 'Recreate'": func(d *api.Deployment) {
 			d.Spec.Strategy = api.DeploymentStrategy{Type: api.RecreateDeploymentStrategyType, RollingUpdate: &api.RollingUpdateDeployment{}}

@@ -60,5 +60,5 @@ func storedPod(p *api.Pod) *api.Pod {
 	return out
 }
 
-func intstr(v int32) *api.IntOrString    { x := api.FromInt(v); return &x }
+func intstr(v int32) *api.IntOrString   { x := api.FromInt(v); return &x }
 func percent(s string) *api.IntOrString { x := api.FromString(s); return &x }

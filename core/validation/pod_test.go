@@ -97,7 +97,9 @@ func TestValidateContainerPortsAndEnv(t *testing.T) {
 		}), nil},
 		{"port required", container(func(c *api.Container) { c.Ports = []api.ContainerPort{{Protocol: "TCP"}} }),
 			[]string{"spec.containers[0].ports[0].containerPort: Required value"}},
-		{"port out of range", container(func(c *api.Container) { c.Ports = []api.ContainerPort{{ContainerPort: 70000, HostPort: -1, Protocol: "TCP"}} }),
+		{"port out of range", container(func(c *api.Container) {
+			c.Ports = []api.ContainerPort{{ContainerPort: 70000, HostPort: -1, Protocol: "TCP"}}
+		}),
 			[]string{"spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive",
 				"spec.containers[0].ports[0].hostPort: Invalid value: -1: must be between 1 and 65535, inclusive"}},
 		{"protocol", container(func(c *api.Container) { c.Ports = []api.ContainerPort{{ContainerPort: 80, Protocol: "HTTP"}} }),
@@ -268,9 +270,13 @@ func TestValidateProbes(t *testing.T) {
 			"spec.containers[0].readinessProbe.successThreshold: Invalid value: -4: must be greater than or equal to 0",
 			"spec.containers[0].readinessProbe.failureThreshold: Invalid value: -5: must be greater than or equal to 0",
 		}},
-		{"liveness success threshold", func(c *api.Container) { c.LivenessProbe = probe(`{"port":80}`, func(p *api.Probe) { p.SuccessThreshold = 2 }) },
+		{"liveness success threshold", func(c *api.Container) {
+			c.LivenessProbe = probe(`{"port":80}`, func(p *api.Probe) { p.SuccessThreshold = 2 })
+		},
 			[]string{"spec.containers[0].livenessProbe.successThreshold: Invalid value: 2: must be 1"}},
-		{"startup success threshold", func(c *api.Container) { c.StartupProbe = probe(`{"port":80}`, func(p *api.Probe) { p.SuccessThreshold = 3 }) },
+		{"startup success threshold", func(c *api.Container) {
+			c.StartupProbe = probe(`{"port":80}`, func(p *api.Probe) { p.SuccessThreshold = 3 })
+		},
 			[]string{"spec.containers[0].startupProbe.successThreshold: Invalid value: 3: must be 1"}},
 		{"readiness grace period", func(c *api.Container) {
 			c.ReadinessProbe = probe(`{"port":80}`, func(p *api.Probe) { p.TerminationGracePeriodSeconds = api.Int64(0) })
