@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"mime"
+	"net"
 	"net/http"
 	"path"
 	"strings"
@@ -20,8 +21,13 @@ import (
 //     `Cache-Control: no-cache`, so a reload revalidates and gets 304 unless
 //     the binary changed; embedded files have no modification time to go by;
 //   - a file with a NAME.gz sibling is sent gzip-encoded to clients that
-//     accept it, with `Vary: Accept-Encoding` (make build precompresses the
-//     wasm; net/http never compresses on its own);
+//     accept it and are not on loopback, with `Vary: Accept-Encoding` (make
+//     build precompresses the wasm; net/http never compresses on its own).
+//     On loopback the transfer costs nothing and chromium's gunzip does:
+//     measured in headless chromium with a 4.4 MB wasm (1.2 MB gzipped), 12
+//     fresh loads each, the fetch took a median of ~55 ms plain and ~100 ms
+//     gzipped, and converge.ready came at ~300 ms plain and ~400-550 ms
+//     gzipped. Over a network, 3 MB less to transfer wins;
 //   - `/` is index.html, or the fallback page when the app is not built;
 //   - no directory listings, and only GET and HEAD.
 type site struct {
@@ -143,13 +149,23 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	data, tag := a.data, a.etag
 	if a.gzip != nil {
 		h.Add("Vary", "Accept-Encoding")
-		if acceptsGzip(r) {
+		if acceptsGzip(r) && !fromLoopback(r) {
 			data, tag = a.gzip, a.gzipETag
 			h.Set("Content-Encoding", "gzip")
 		}
 	}
 	h.Set("ETag", tag)
 	http.ServeContent(w, r, a.name, time.Time{}, bytes.NewReader(data))
+}
+
+// fromLoopback reports whether the request comes from this machine.
+func fromLoopback(r *http.Request) bool {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return false
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // acceptsGzip reports whether the request's Accept-Encoding allows gzip

@@ -49,6 +49,7 @@ func TestSiteServesAssets(t *testing.T) {
 		method         string
 		path           string
 		acceptEncoding string
+		remoteAddr     string
 		wantStatus     int
 		wantType       string
 		wantEncoding   string
@@ -59,6 +60,10 @@ func TestSiteServesAssets(t *testing.T) {
 		{name: "wasm is application/wasm", path: "/dist/converge.wasm", wantStatus: 200, wantType: "application/wasm", wantBody: "\x00asm wasm bytes"},
 		{name: "wasm gzipped when accepted", path: "/dist/converge.wasm", acceptEncoding: "gzip, deflate, br",
 			wantStatus: 200, wantType: "application/wasm", wantEncoding: "gzip", wantBody: "\x00asm wasm bytes"},
+		{name: "never gzipped on loopback", path: "/dist/converge.wasm", acceptEncoding: "gzip", remoteAddr: "127.0.0.1:50000",
+			wantStatus: 200, wantType: "application/wasm", wantBody: "\x00asm wasm bytes"},
+		{name: "never gzipped on v6 loopback", path: "/dist/converge.wasm", acceptEncoding: "gzip", remoteAddr: "[::1]:50000",
+			wantStatus: 200, wantType: "application/wasm", wantBody: "\x00asm wasm bytes"},
 		{name: "gzip;q=0 refuses gzip", path: "/dist/converge.wasm", acceptEncoding: "gzip;q=0, br",
 			wantStatus: 200, wantType: "application/wasm", wantBody: "\x00asm wasm bytes"},
 		{name: "only deflate accepted", path: "/dist/converge.wasm", acceptEncoding: "deflate",
@@ -82,6 +87,9 @@ func TestSiteServesAssets(t *testing.T) {
 			req := httptest.NewRequest(method, tc.path, nil)
 			if tc.acceptEncoding != "" {
 				req.Header.Set("Accept-Encoding", tc.acceptEncoding)
+			}
+			if tc.remoteAddr != "" {
+				req.RemoteAddr = tc.remoteAddr // httptest's default, 192.0.2.1, is remote
 			}
 			rec := httptest.NewRecorder()
 			s.ServeHTTP(rec, req)
