@@ -57,14 +57,17 @@ func (p *Path) String() string {
 	for e := p; e != nil; e = e.parent {
 		elems = append(elems, e)
 	}
+	// As apimachinery: a named element is ".name" (just "name" at the root),
+	// an unnamed one is "[index]", so an empty key is "[]" and so is the
+	// empty root path that stands for a whole object.
 	var b strings.Builder
 	for i := len(elems) - 1; i >= 0; i-- {
 		e := elems[i]
-		if e.index != "" {
+		if e.name == "" {
 			fmt.Fprintf(&b, "[%s]", e.index)
 			continue
 		}
-		if b.Len() > 0 {
+		if e.parent != nil {
 			b.WriteByte('.')
 		}
 		b.WriteString(e.name)

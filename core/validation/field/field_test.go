@@ -21,7 +21,8 @@ func TestPathString(t *testing.T) {
 		{"key", NewPath("spec").Child("resources", "limits").Key("cpu"), "spec.resources.limits[cpu]"},
 		{"key with slash", NewPath("metadata", "annotations").Key("example.com/x"), "metadata.annotations[example.com/x]"},
 		{"index then key", NewPath("data").Key("a").Index(2), "data[a][2]"},
-		{"empty root", NewPath(""), ""},
+		{"empty root is the whole object", NewPath(""), "[]"},
+		{"empty key", NewPath("data").Key(""), "data[]"},
 		{"nil", nil, "<nil>"},
 	}
 	for _, tc := range tests {
