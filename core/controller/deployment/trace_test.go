@@ -32,7 +32,7 @@ func settled(t *testing.T, replicas int32, readyAfter int, opts ...simtest.Deplo
 	t.Helper()
 	c := newCluster(t, readyAfter)
 	simtest.MustCreate(t, c.f.store, simtest.NewDeployment("web", replicas, "web:1", opts...))
-	c.runUntil(30, func() bool { return c.complete("web") })
+	c.runUntil(80, func() bool { return c.complete("web") })
 	c.step = 0
 	return c
 }
