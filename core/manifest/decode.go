@@ -123,6 +123,15 @@ var (
 
 func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" }
 
+// isCustomTag reports a tag other than YAML's standard ones (!foo, !<x>).
+func isCustomTag(t string) bool {
+	switch t {
+	case "!!str", "!!int", "!!float", "!!bool", "!!null", "!!timestamp", "!!binary", "!!map", "!!seq", "!!merge":
+		return false
+	}
+	return t != ""
+}
+
 func (d *decoder) decode(n *yaml.Node, v reflect.Value, p path) {
 	if n.Kind == yaml.DocumentNode {
 		if len(n.Content) == 0 {
@@ -140,6 +149,10 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, p path) {
 	}
 	if isNull(n) {
 		v.SetZero()
+		return
+	}
+	if t := n.ShortTag(); isCustomTag(t) {
+		d.problem(n, "unsupported YAML tag %s", t)
 		return
 	}
 	if v.Kind() == reflect.Pointer {

@@ -25,6 +25,11 @@ func (d *decoder) toJSON(n *yaml.Node) ([]byte, bool) {
 }
 
 func (d *decoder) writeJSON(buf *bytes.Buffer, n *yaml.Node, p path) {
+	if t := n.ShortTag(); n.Kind != yaml.ScalarNode && isCustomTag(t) {
+		d.problem(n, "unsupported YAML tag %s", t)
+		buf.WriteString("null")
+		return
+	}
 	switch n.Kind {
 	case yaml.DocumentNode:
 		if len(n.Content) > 0 {

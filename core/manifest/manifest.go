@@ -66,7 +66,7 @@ func DecodeNode(node *yaml.Node, file string) (Doc, Problems) {
 	}
 	ds, ps := decodeObjects(x, file, false)
 	probs = append(probs, ps...)
-	if len(ds) == 0 {
+	if len(ds) == 0 || probs.HasErrors() {
 		return Doc{}, probs
 	}
 	return ds[0], probs
@@ -76,6 +76,9 @@ func DecodeNode(node *yaml.Node, file string) (Doc, Problems) {
 func DecodeNodes(node *yaml.Node, file string) ([]Doc, Problems) {
 	x, probs := Expand(node, file)
 	ds, ps := decodeObjects(unwrapDocument(x), file, true)
+	if probs.HasErrors() {
+		ds = nil
+	}
 	return ds, append(probs, ps...)
 }
 

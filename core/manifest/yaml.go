@@ -114,7 +114,10 @@ func Expand(n *yaml.Node, file string) (*yaml.Node, Problems) {
 }
 
 type expander struct {
-	file   string
+	file string
+	// alias is the outermost alias being expanded, where budget problems
+	// are reported.
+	alias  *yaml.Node
 	probs  Problems
 	added  int
 	over   bool
@@ -145,13 +148,16 @@ func (e *expander) expand(n *yaml.Node, viaAlias bool) *yaml.Node {
 			e.problem(n, "alias *%s refers to a node that contains it", n.Value)
 			return nullAt(n)
 		}
+		if !viaAlias {
+			e.alias = n
+		}
 		return e.expand(n.Alias, true)
 	}
 	if viaAlias {
 		e.added++
 		if e.added > MaxAliasNodes {
 			if !e.over {
-				e.problem(n, "document contains excessive aliasing: aliases expand to more than %d nodes", MaxAliasNodes)
+				e.problem(e.alias, "document contains excessive aliasing: aliases expand to more than %d nodes", MaxAliasNodes)
 			}
 			e.over = true
 			return nullAt(n)
