@@ -13,6 +13,9 @@ BIN := bin/converge
 WASMFLAGS := -trimpath -buildvcs=false -ldflags='-s -w'
 ADDR ?= 127.0.0.1:8080
 
+# Extra flags for every go test run; .ci/run passes -count=1 so that CI never
+# reports a cached result.
+TESTFLAGS ?=
 # Packages whose tests also run compiled to wasm, under Node.
 WASM_TEST_PKGS ?= ./wasm/...
 # How long `make fuzz` runs each fuzz target.
@@ -55,16 +58,16 @@ test: build
 	if [ -n "$$unformatted" ]; then echo "gofmt -l: these files need gofmt -w:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./wasm/...
-	$(GO) test $$($(GO) list ./... | grep -v '/cmd/converge$$')
+	$(GO) test $(TESTFLAGS) $$($(GO) list ./... | grep -v '/cmd/converge$$')
 	$(MAKE) --no-print-directory test-wasm test-browser
 
 ## test-wasm: the wasm packages' tests, compiled to wasm and run under Node
 test-wasm:
-	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC_DIR)/go_js_wasm_exec" $(WASM_TEST_PKGS)
+	GOOS=js GOARCH=wasm $(GO) test $(TESTFLAGS) -exec="$(WASM_EXEC_DIR)/go_js_wasm_exec" $(WASM_TEST_PKGS)
 
 ## test-browser: the command line's tests, with the browser tests (needs make build; runs alone, so a busy machine does not slow the browser)
 test-browser:
-	$(GO) test ./cmd/converge
+	$(GO) test $(TESTFLAGS) ./cmd/converge
 
 ## bench: every benchmark, with allocations
 bench:
