@@ -68,13 +68,16 @@ const (
 // Controller runs every node's kubelet.
 type Controller struct {
 	images map[string]Image      // immutable after New; shared by clones
+	infos  map[string]*imageInfo // derived from image references (entries immutable)
 	nodes  map[string]*nodeState // by node name
 	pods   map[string]*podState  // by pod uid
 	byName map[string]string     // namespace/name -> uid, for the crash fault
 	seq    int                   // node indexes handed out
 	epoch  uint64                // Syncs run
 
-	byNode [][]*api.Pod // scratch of one Sync: its pods per node (not state, not cloned)
+	order  []*podState  // the states of the last Sync's pods, in the store's order
+	spare  []*podState  // the buffer the next order is built in
+	byNode [][]boundPod // scratch of one Sync: its pods per node (not state, not cloned)
 }
 
 var _ controller.Controller = (*Controller)(nil)
@@ -104,10 +107,42 @@ func (k *Controller) Clone() controller.Controller {
 	for key, uid := range k.byName {
 		out.byName[key] = uid
 	}
+	if k.infos != nil {
+		out.infos = make(map[string]*imageInfo, len(k.infos))
+		for key, in := range k.infos {
+			out.infos[key] = in
+		}
+	}
+	for _, p := range k.order {
+		if q := out.pods[p.uid]; q != nil && !p.gone {
+			out.order = append(out.order, q)
+		} else {
+			out.order = append(out.order, &podState{uid: p.uid, gone: true})
+		}
+	}
 	return out
 }
 
 func (k *Controller) image(ref string) Image { return k.images[ref] }
+
+// imageInfo is what the runtime reports about an image, derived from its
+// reference once.
+type imageInfo struct {
+	ref, id, pullErr string
+	size             int64
+}
+
+func (k *Controller) info(image string) *imageInfo {
+	in := k.infos[image]
+	if in == nil {
+		in = &imageInfo{ref: normalizeImage(image), id: imageID(image), pullErr: pullError(image), size: imageSize(image)}
+		if k.infos == nil {
+			k.infos = map[string]*imageInfo{}
+		}
+		k.infos[image] = in
+	}
+	return in
+}
 
 // Errors of the faults, for errors.Is.
 var (

@@ -142,7 +142,7 @@ func (k *Controller) ensureImage(ctx *controller.Context, ps *podState, p *api.P
 func (k *Controller) pullDone(ctx *controller.Context, ps *podState, p *api.Pod, i int, now time.Time, log *nodeLog) {
 	c := &ps.ctrs[i]
 	if k.image(c.image).PullFail {
-		k.event(ctx, p, api.EventTypeWarning, ReasonFailed, msgPullFailed(c.image, pullError(c.image)))
+		k.event(ctx, p, api.EventTypeWarning, ReasonFailed, msgPullFailed(c.image, k.info(c.image).pullErr))
 		k.event(ctx, p, api.EventTypeWarning, ReasonFailed, "Error: "+WaitingErrImagePull)
 		c.pullBO.next(now, now)
 		c.pullFailed = true
@@ -152,7 +152,7 @@ func (k *Controller) pullDone(ctx *controller.Context, ps *podState, p *api.Pod,
 		return
 	}
 	took := now.Sub(c.pullStart)
-	k.event(ctx, p, api.EventTypeNormal, ReasonPulled, msgPulled(c.image, took, took, imageSize(c.image)))
+	k.event(ctx, p, api.EventTypeNormal, ReasonPulled, msgPulled(c.image, took, took, k.info(c.image).size))
 	ps.node.present[c.image] = true
 	if end, ok := ps.node.pulls[c.image]; ok && !end.After(now) {
 		delete(ps.node.pulls, c.image)
@@ -172,6 +172,7 @@ func (k *Controller) started(ctx *controller.Context, ps *podState, p *api.Pod, 
 	im := k.image(c.image)
 	c.runs++
 	c.ph, c.startedAt = phRunning, now
+	c.id = containerID(ps.uid, c.name, c.runs-1)
 	k.event(ctx, p, api.EventTypeNormal, ReasonStarted, msgStarted)
 	if c.runs > 1 {
 		log.act(fmt.Sprintf("restart container %s in pod %s (restart %d)", c.name, p.Name, c.runs-1))
@@ -224,6 +225,12 @@ func (k *Controller) probe(ctx *controller.Context, ps *podState, p *api.Pod, i 
 			c.ready = true
 			log.act("container " + c.name + " in pod " + p.Name + " is ready")
 		}
+		if c.ready {
+			// A warm app of a healthy image passes every probe from now on,
+			// until the container exits: no need to run them.
+			c.nextProbe, c.at = time.Time{}, c.crashAt
+			return !was
+		}
 	} else {
 		c.succ, c.fail = 0, c.fail+1
 		k.event(ctx, p, api.EventTypeWarning, ReasonUnhealthy, "Readiness probe failed: "+probeOutput(pr, spec, ps.ip, warm))
@@ -247,7 +254,7 @@ func (k *Controller) probe(ctx *controller.Context, ps *podState, p *api.Pod, i 
 func (k *Controller) crash(ctx *controller.Context, ps *podState, p *api.Pod, i int, now time.Time, log *nodeLog) {
 	c := &ps.ctrs[i]
 	c.prev, c.cur = c.cur, term{valid: true, exitCode: 1, reason: TerminatedError, startedAt: c.startedAt, finished: now,
-		id: containerID(ps.uid, c.name, c.runs-1)}
+		id: c.id}
 	c.ready, c.crashReq, c.crashAt, c.nextProbe = false, false, time.Time{}, time.Time{}
 	log.act("container " + c.name + " in pod " + p.Name + " exited with code 1")
 	if p.Spec.RestartPolicy == api.RestartPolicyNever {

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"converge/core/api"
 	"converge/core/controller"
 )
 
@@ -14,7 +13,7 @@ const maxListed = 5
 
 // nodeLog collects what one kubelet saw and did in one Sync.
 type nodeLog struct {
-	node    string
+	ns      *nodeState
 	actions []string
 	nAct    int
 	pods    int
@@ -37,7 +36,7 @@ func (l *nodeLog) act(a string) {
 // something, when that ends.
 func (l *nodeLog) count(ps *podState) {
 	l.pods++
-	cat, at, ci := ps.summary()
+	cat, at, ci := ps.cat, ps.waitAt, ps.waitCtr
 	l.cats[cat]++
 	if cat == catRunningReady {
 		l.ready++
@@ -104,6 +103,9 @@ func (ps *podState) summary() (category, time.Time, int) {
 	return cat, at, ci
 }
 
+// categoryOrder is the order of the categories in the Observed text.
+var categoryOrder = [...]category{catRunning, catStarting, catPulling, catPullBackOff, catCrashLoop, catTerminating, catPending}
+
 // categoryRank orders the categories for a pod with several containers: the
 // pod counts as its least advanced container, a crash-looping one first.
 var categoryRank = [numCategories]int{catPending: 4, catPulling: 5, catPullBackOff: 6, catStarting: 3, catRunning: 2,
@@ -146,7 +148,7 @@ func (l *nodeLog) observed() string {
 	var b strings.Builder
 	b.WriteString(plural(l.pods, "pod"))
 	sep := ": "
-	for c := category(0); c < numCategories; c++ {
+	for _, c := range categoryOrder {
 		n := l.cats[c]
 		if c == catRunning {
 			n += l.cats[catRunningReady]
@@ -166,6 +168,15 @@ func (l *nodeLog) observed() string {
 	return b.String()
 }
 
+// observed returns l.observed(), reusing the last text while the counts
+// stay the same.
+func (n *nodeState) observed(l *nodeLog) string {
+	if n.lastText == "" || n.lastCats != l.cats || n.lastReady != l.ready {
+		n.lastCats, n.lastReady, n.lastText = l.cats, l.ready, l.observed()
+	}
+	return n.lastText
+}
+
 func plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
@@ -174,7 +185,7 @@ func plural(n int, word string) string {
 }
 
 func (k *Controller) record(ctx *controller.Context, l *nodeLog, now time.Time) {
-	r := controller.SyncRecord{Controller: Component, Object: "node/" + l.node, Observed: l.observed()}
+	r := controller.SyncRecord{Controller: Component, Object: l.ns.ref, Observed: l.ns.observed(l)}
 	switch {
 	case l.nAct > 0:
 		r.Action = strings.Join(l.actions, "; ")
@@ -189,7 +200,7 @@ func (k *Controller) record(ctx *controller.Context, l *nodeLog, now time.Time) 
 	ctx.Record(r)
 }
 
-func (k *Controller) recordDown(ctx *controller.Context, ns *nodeState, pods []*api.Pod) {
-	ctx.Record(controller.SyncRecord{Controller: Component, Object: "node/" + ns.name,
+func (k *Controller) recordDown(ctx *controller.Context, ns *nodeState, pods []boundPod) {
+	ctx.Record(controller.SyncRecord{Controller: Component, Object: ns.ref,
 		Observed: "kubelet down: " + plural(len(pods), "pod") + " not synced", Waiting: "kubelet stopped (node-down fault)"})
 }

@@ -80,7 +80,8 @@ type ctr struct {
 	pullBO     backoff
 	retryAt    time.Time
 
-	runs      int32 // how many times it was started
+	runs      int32  // how many times it was started
+	id        string // the container id of the current (or last) run
 	startedAt time.Time
 	crashAt   time.Time // zero: never crashes by itself
 	crashReq  bool      // the crash fault asked for an exit
@@ -128,6 +129,13 @@ type podState struct {
 	noIP     bool      // sandbox creation failed for want of an IP; FailedCreatePodSandBox sent
 	noIPAt   time.Time // when the sandbox is tried again
 	seen     uint64
+	pos      int  // index in Controller.order; -1 when not in it
+	gone     bool // forgotten (the pod was removed)
+
+	// The summary for the sync record, kept up to date by computeDue.
+	cat     category
+	waitAt  time.Time // when the wait shown in the record ends; zero: none
+	waitCtr int       // the container that waits; -1: the pod
 }
 
 // nodeState is the kubelet's runtime state of one node.
@@ -142,10 +150,15 @@ type nodeState struct {
 	hostIP  string
 	epoch   uint64 // Sync in which the node was last listed
 	pos     int    // its position in that Sync's node list
+	ref     string // node/NAME
+
+	lastCats  [numCategories]int // the counts behind lastText
+	lastReady int
+	lastText  string
 }
 
 func newNodeState(name string) *nodeState {
-	return &nodeState{name: name, present: map[string]bool{}, pulls: map[string]time.Time{}, next: 1}
+	return &nodeState{name: name, ref: "node/" + name, present: map[string]bool{}, pulls: map[string]time.Time{}, next: 1}
 }
 
 func (n *nodeState) clone() *nodeState {
@@ -189,4 +202,5 @@ func (p *podState) computeDue() {
 		}
 	}
 	p.due = due
+	p.cat, p.waitAt, p.waitCtr = p.summary()
 }

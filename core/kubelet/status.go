@@ -90,17 +90,18 @@ func (k *Controller) podStatus(ps *podState, p *api.Pod, now time.Time) api.PodS
 func (k *Controller) containerStatus(ps *podState, p *api.Pod, i int) api.ContainerStatus {
 	c := &ps.ctrs[i]
 	cs := api.ContainerStatus{Name: c.name, Image: c.image, Ready: c.ready, RestartCount: max(c.runs-1, 0), Started: api.Bool(c.ph == phRunning)}
-	if c.runs > 0 || c.ph == phCreating {
-		cs.Image, cs.ImageID = normalizeImage(c.image), imageID(c.image)
+	if c.runs > 0 {
+		info := k.info(c.image)
+		cs.Image, cs.ImageID = info.ref, info.id
 	}
-	fmtPod := formatPod(p.Name, p.Namespace, p.UID)
 	switch {
 	case c.ph == phRunning:
 		cs.State.Running = &api.ContainerStateRunning{StartedAt: api.NewTime(c.startedAt)}
-		cs.ContainerID = containerID(ps.uid, c.name, c.runs-1)
+		cs.ContainerID = c.id
 		cs.LastTerminationState = terminated(c.cur)
 	case c.ph == phBackOff:
-		cs.State.Waiting = &api.ContainerStateWaiting{Reason: WaitingCrashLoopBackOff, Message: msgCrashBackOffWaiting(c.crashBO.d, c.name, fmtPod)}
+		cs.State.Waiting = &api.ContainerStateWaiting{Reason: WaitingCrashLoopBackOff,
+			Message: msgCrashBackOffWaiting(c.crashBO.d, c.name, formatPod(p.Name, p.Namespace, p.UID))}
 		cs.LastTerminationState = terminated(c.cur)
 		cs.ContainerID = c.cur.id
 	case c.cur.valid:
@@ -112,12 +113,12 @@ func (k *Controller) containerStatus(ps *podState, p *api.Pod, i int) api.Contai
 		cs.State.Waiting = &api.ContainerStateWaiting{Reason: WaitingContainerCreating}
 		switch {
 		case c.ph == phPullFailed:
-			cs.State.Waiting = &api.ContainerStateWaiting{Reason: WaitingErrImagePull, Message: pullError(c.image)}
+			cs.State.Waiting = &api.ContainerStateWaiting{Reason: WaitingErrImagePull, Message: k.info(c.image).pullErr}
 		case c.ph == phNeverPull:
 			cs.State.Waiting = &api.ContainerStateWaiting{Reason: WaitingErrImageNeverPull, Message: msgNeverPull(c.image)}
 		case c.pullFailed && (c.ph == phPullBackOff || c.ph == phPulling):
 			cs.State.Waiting = &api.ContainerStateWaiting{Reason: WaitingImagePullBackOff,
-				Message: msgPullBackOff(c.image) + ": " + WaitingErrImagePull + ": " + pullError(c.image)}
+				Message: msgPullBackOff(c.image) + ": " + WaitingErrImagePull + ": " + k.info(c.image).pullErr}
 		}
 	}
 	return cs

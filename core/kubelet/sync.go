@@ -32,53 +32,74 @@ func (k *Controller) Sync(ctx *controller.Context) {
 		ns.epoch, ns.pos = k.epoch, i
 		ns.hostIP = hostIP(n, ns.index)
 	}
-	k.groupPods(s, len(nodes))
+	stale := k.groupPods(s, len(nodes)) != len(k.pods)
 	for i, n := range nodes {
 		k.syncNode(ctx, n, k.nodes[n.Name], k.byNode[i], now)
 	}
-	k.dropGone()
+	if stale {
+		k.dropGone()
+	}
+}
+
+// boundPod is a pod of this Sync with the kubelet's state of it (nil when new).
+type boundPod struct {
+	p  *api.Pod
+	ps *podState
 }
 
 // groupPods sorts this Sync's bound pods by node, in creation order, and
-// marks every pod's state as seen.
-func (k *Controller) groupPods(s *store.Store, n int) {
+// marks every pod's state as seen. It returns how many states it saw.
+//
+// The states of the last Sync are kept in the store's order, so a pod
+// usually finds its state by comparing one uid; only after a deletion or
+// for a newly bound pod does it take a map lookup.
+func (k *Controller) groupPods(s *store.Store, n int) int {
 	if cap(k.byNode) < n {
-		k.byNode = make([][]*api.Pod, n)
+		k.byNode = make([][]boundPod, n)
 	}
 	k.byNode = k.byNode[:n]
 	for i := range k.byNode {
 		clear(k.byNode[i])
 		k.byNode[i] = k.byNode[i][:0]
 	}
+	old := k.order
+	next := k.spare[:0]
+	j := 0
 	s.EachPod(func(p *api.Pod) bool {
 		if p.Spec.NodeName == "" {
 			return true
 		}
+		var ps *podState
+		for j < len(old) && old[j].gone {
+			j++
+		}
+		if j < len(old) && old[j].uid == p.UID {
+			ps = old[j]
+			j++
+		} else if ps = k.pods[p.UID]; ps != nil && ps.pos >= j && ps.pos < len(old) && old[ps.pos] == ps {
+			j = ps.pos + 1
+		}
 		var ns *nodeState
-		if ps := k.pods[p.UID]; ps != nil {
+		if ps != nil {
 			ps.seen = k.epoch
+			ps.pos = len(next)
+			next = append(next, ps)
 			ns = ps.node
 		} else {
 			ns = k.nodes[p.Spec.NodeName]
 		}
 		if ns != nil && ns.epoch == k.epoch {
-			k.byNode[ns.pos] = append(k.byNode[ns.pos], p)
+			k.byNode[ns.pos] = append(k.byNode[ns.pos], boundPod{p, ps})
 		}
 		return true
 	})
+	clear(old)
+	k.order, k.spare = next, old[:0]
+	return len(next)
 }
 
 // dropGone forgets the pods that no longer exist and frees their IPs.
 func (k *Controller) dropGone() {
-	seen := 0
-	for _, p := range k.pods {
-		if p.seen == k.epoch {
-			seen++
-		}
-	}
-	if seen == len(k.pods) {
-		return
-	}
 	for uid, p := range k.pods {
 		if p.seen != k.epoch {
 			k.forget(uid, p)
@@ -87,6 +108,7 @@ func (k *Controller) dropGone() {
 }
 
 func (k *Controller) forget(uid string, p *podState) {
+	p.gone = true
 	if p.node != nil && p.ipHost > 0 {
 		p.node.used[p.ipHost] = false
 	}
@@ -95,15 +117,15 @@ func (k *Controller) forget(uid string, p *podState) {
 }
 
 // syncNode is one kubelet's pass over its node and pods.
-func (k *Controller) syncNode(ctx *controller.Context, n *api.Node, ns *nodeState, pods []*api.Pod, now time.Time) {
-	log := nodeLog{node: ns.name}
+func (k *Controller) syncNode(ctx *controller.Context, n *api.Node, ns *nodeState, pods []boundPod, now time.Time) {
+	log := nodeLog{ns: ns}
 	if ns.down {
 		k.recordDown(ctx, ns, pods)
 		return
 	}
 	k.heartbeat(ctx, n, ns, now, &log)
-	for _, p := range pods {
-		ps := k.pods[p.UID]
+	for _, b := range pods {
+		p, ps := b.p, b.ps
 		if ps != nil && ps.rv == p.ResourceVersion && !ps.force && (ps.due.IsZero() || now.Before(ps.due)) {
 			log.count(ps)
 			continue
@@ -135,15 +157,16 @@ func (k *Controller) syncPod(ctx *controller.Context, ns *nodeState, p *api.Pod,
 		ps.computeDue()
 		return ps
 	}
-	k.advance(ctx, ps, p, now, log)
-	k.writeStatus(ctx, ps, p, now)
+	if k.advance(ctx, ps, p, now, log) || ps.rv != p.ResourceVersion {
+		k.writeStatus(ctx, ps, p, now)
+	}
 	ps.computeDue()
 	return ps
 }
 
 // admit starts tracking a pod newly bound to the node.
 func (k *Controller) admit(ns *nodeState, p *api.Pod, now time.Time) *podState {
-	ps := &podState{uid: p.UID, name: p.Name, namespace: p.Namespace, node: ns, startTime: now, seen: k.epoch,
+	ps := &podState{uid: p.UID, name: p.Name, namespace: p.Namespace, node: ns, startTime: now, seen: k.epoch, pos: -1,
 		ctrs: make([]ctr, len(p.Spec.Containers))}
 	for i, c := range p.Spec.Containers {
 		ps.ctrs[i] = ctr{name: c.Name, image: c.Image}
@@ -179,7 +202,7 @@ func (k *Controller) terminate(ctx *controller.Context, p *api.Pod, ps *podState
 			c := &ps.ctrs[i]
 			if c.ph == phRunning {
 				ctx.EventOnHost(p, Component, p.Spec.NodeName, api.EventTypeNormal, ReasonKilling, msgKilling(c.name))
-				c.prev, c.cur = c.cur, term{valid: true, exitCode: 0, reason: TerminatedCompleted, startedAt: c.startedAt, finished: now, id: containerID(ps.uid, c.name, c.runs-1)}
+				c.prev, c.cur = c.cur, term{valid: true, exitCode: 0, reason: TerminatedCompleted, startedAt: c.startedAt, finished: now, id: c.id}
 				stoppedRunning = true
 			}
 			c.ph, c.at, c.ready, c.crashReq = phStopped, time.Time{}, false, false
