@@ -38,6 +38,10 @@ type cluster struct {
 	// newPodsNeverReady makes every pod of a ReplicaSet with this name prefix never ready.
 	newPodsNeverReady string
 
+	// afterPass, when set, runs after every controller pass and after every
+	// ReplicaSet reconcile (property checks).
+	afterPass func()
+
 	step    int
 	events  []string                // the controller's events of the last step
 	records []controller.SyncRecord // the controller's records of the last step
@@ -64,7 +68,13 @@ func (c *cluster) run() {
 		c.ctrl.Sync(ctx)
 		c.events = append(c.events, eventTexts(ctx)...)
 		c.records = append(c.records, ctx.Log.Records...)
+		if c.afterPass != nil {
+			c.afterPass()
+		}
 		c.reconcileReplicaSets()
+		if c.afterPass != nil {
+			c.afterPass()
+		}
 		if c.f.store.Writes() == before {
 			break
 		}
