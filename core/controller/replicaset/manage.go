@@ -67,18 +67,13 @@ func slowStartBatches(count int) []int {
 // createPods creates n pods from the template in slow-start batches. Every
 // call of a batch is made (Kubernetes runs them in parallel); if any failed,
 // the remaining batches are skipped.
-//
-// The pods of one call share one labels map and the flags of one controller
-// reference: stored objects are never modified, and sharing lets later syncs
-// check all of them at once (labelsOf) and without a cache miss per pod.
 func createPods(ctx *controller.Context, rs *api.ReplicaSet, n int) manageResult {
 	var names []string
 	var firstErr error
-	labels := api.CopyStringMap(rs.Spec.Template.Labels)
-	ref := api.NewControllerRef(rs)
+	parts := newPodParts(rs)
 	for _, batch := range slowStartBatches(n) {
 		for j := 0; j < batch; j++ {
-			created, err := ctx.Store.Create(podFromTemplate(rs, labels, ref))
+			created, err := ctx.Store.Create(podFromTemplate(rs, &parts))
 			if err != nil {
 				ctx.Event(rs, ComponentName, api.EventTypeWarning, FailedCreateReason, "Error creating: "+err.Error())
 				if firstErr == nil {
@@ -108,12 +103,31 @@ func createPods(ctx *controller.Context, rs *api.ReplicaSet, n int) manageResult
 	return res
 }
 
-// podFromTemplate is GetPodFromTemplate: the template's labels (given as
-// labels, a copy the caller may share between pods), annotations, finalizers
-// and spec, generateName "<rs-name>-" (without the dash when that would make
-// an invalid name prefix), the ReplicaSet's namespace and ref, the
-// controller reference to the ReplicaSet.
-func podFromTemplate(rs *api.ReplicaSet, labels map[string]string, ref api.OwnerReference) *api.Pod {
+// podParts are what the pods of one createPods call share: one labels map,
+// one controller reference and one (defaulted) spec with its containers.
+// Stored objects are never modified (every writer copies first), so sharing
+// is safe, and it lets the controllers that read every pod in every round
+// tell the pods of one batch alike at a pointer compare instead of a map
+// lookup or a cache miss per pod (labelsOf here, the scheduler's request
+// sums).
+type podParts struct {
+	labels map[string]string
+	ref    api.OwnerReference
+	spec   api.PodSpec
+}
+
+func newPodParts(rs *api.ReplicaSet) podParts {
+	spec := rs.Spec.Template.Spec.DeepCopy()
+	api.SetDefaultsPodSpec(&spec)
+	return podParts{labels: api.CopyStringMap(rs.Spec.Template.Labels), ref: api.NewControllerRef(rs), spec: spec}
+}
+
+// podFromTemplate is GetPodFromTemplate: the template's labels, annotations,
+// finalizers and spec, generateName "<rs-name>-" (without the dash when that
+// would make an invalid name prefix), the ReplicaSet's namespace and a
+// controller reference to it. Labels, reference and spec come from parts;
+// the tolerations are the pod's own, since admission appends to them.
+func podFromTemplate(rs *api.ReplicaSet, parts *podParts) *api.Pod {
 	t := &rs.Spec.Template
 	prefix := rs.Name + "-"
 	if len(prefix) > 253 {
@@ -122,14 +136,15 @@ func podFromTemplate(rs *api.ReplicaSet, labels map[string]string, ref api.Owner
 	p := &api.Pod{ObjectMeta: api.ObjectMeta{
 		GenerateName:    prefix,
 		Namespace:       rs.Namespace,
-		Labels:          labels,
+		Labels:          parts.labels,
 		Annotations:     api.CopyStringMap(t.Annotations),
-		OwnerReferences: []api.OwnerReference{ref},
+		OwnerReferences: []api.OwnerReference{parts.ref},
 	}}
 	if t.Finalizers != nil {
 		p.Finalizers = append([]string(nil), t.Finalizers...)
 	}
-	p.Spec = t.Spec.DeepCopy()
+	p.Spec = parts.spec
+	p.Spec.Tolerations = append([]api.Toleration(nil), parts.spec.Tolerations...)
 	return p
 }
 

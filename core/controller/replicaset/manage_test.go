@@ -295,9 +295,28 @@ func TestPodFromTemplatePrefix(t *testing.T) {
 			t.Parallel()
 			rs := simtest.NewReplicaSet(tc.rs, 1, "nginx")
 			rs.Spec.Template.Finalizers = []string{"example.com/keep"}
-			p := podFromTemplate(rs, rs.Spec.Template.Labels, api.NewControllerRef(rs))
+			parts := newPodParts(rs)
+			p := podFromTemplate(rs, &parts)
 			assert.Equal(t, tc.want, p.GenerateName)
 			assert.Equal(t, []string{"example.com/keep"}, p.Finalizers)
 		})
 	}
+}
+
+func TestPodsOfOneBatchShareTheirSpecButNotTheirTolerations(t *testing.T) {
+	t.Parallel()
+	s := simtest.NewStore()
+	rs := simtest.NewReplicaSet("web", 3, "nginx:1.25")
+	rs.Spec.Template.Spec.Tolerations = []api.Toleration{{Key: "dedicated", Operator: "Exists"}}
+	rs = simtest.MustCreate(t, s, rs)
+	syncOnce(s)
+	pods := podsOf(s, rs)
+	require.Len(t, pods, 3)
+	for _, p := range pods {
+		require.Len(t, p.Spec.Tolerations, 3, "the template's plus admission's not-ready and unreachable")
+		assert.Equal(t, "dedicated", p.Spec.Tolerations[0].Key)
+		assert.Equal(t, &pods[0].Spec.Containers[0], &p.Spec.Containers[0], "one containers array per batch")
+	}
+	assert.NotSame(t, &pods[0].Spec.Tolerations[0], &pods[1].Spec.Tolerations[0])
+	assert.Len(t, getRS(t, s, "web").Spec.Template.Spec.Tolerations, 1)
 }
