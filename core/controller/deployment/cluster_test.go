@@ -25,7 +25,7 @@ import (
 //   - a deleted pod is Terminating for grace seconds, then gone.
 type cluster struct {
 	f          *fixture
-	t          *testing.T
+	t          testing.TB
 	ctrl       *Controller
 	readyAfter int
 	grace      int64
@@ -47,7 +47,7 @@ type cluster struct {
 	records []controller.SyncRecord // the controller's records of the last step
 }
 
-func newCluster(t *testing.T, readyAfter int) *cluster {
+func newCluster(t testing.TB, readyAfter int) *cluster {
 	return &cluster{f: newFixture(t), t: t, ctrl: New(), readyAfter: readyAfter, rounds: 1, neverReady: map[string]bool{}}
 }
 

@@ -17,11 +17,11 @@ import (
 // Deployment controller reads. Tests call the controller's functions on it
 // directly, synchronously, as sample-controller's tests call syncHandler.
 type fixture struct {
-	t     *testing.T
+	t     testing.TB
 	store *store.Store
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	return &fixture{t: t, store: simtest.NewStore()}
 }

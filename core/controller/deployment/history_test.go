@@ -272,3 +272,23 @@ func TestCreateFindsOwnSameTemplateRS(t *testing.T) {
 	assert.Equal(t, "foo-"+ComputeHash(&d.Spec.Template, nil), got.Name)
 	assert.Empty(t, eventTexts(s.ctx))
 }
+
+func TestReplicaSetCreateError(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	long := strings.Repeat("a", 250) // a valid Deployment name; <name>-<hash> is not a valid ReplicaSet name
+	d := simtest.NewDeployment(long, 1, "x:1", simtest.WithDeploymentLabels(map[string]string{"foo": "bar"}))
+	d.Spec.Template.Spec.Containers[0].Name = "app"
+	d = simtest.MustCreate(t, f.store, d)
+	ctx := f.sync()
+	require.Empty(t, f.store.ReplicaSets())
+	require.Len(t, ctx.Emitted, 1)
+	e := ctx.Emitted[0]
+	assert.Equal(t, []string{EventWarning, FailedRSCreateReason}, []string{e.Type, e.Reason})
+	prefix := fmt.Sprintf("Failed to create new replica set %q: ", long+"-"+ComputeHash(&d.Spec.Template, nil))
+	assert.True(t, strings.HasPrefix(e.Message, prefix), e.Message)
+	prog := GetDeploymentCondition(&f.getD(long).Status, api.DeploymentProgressing)
+	require.NotNil(t, prog)
+	assert.Equal(t, []string{api.ConditionFalse, FailedRSCreateReason, e.Message}, []string{prog.Status, prog.Reason, prog.Message})
+	assert.True(t, strings.HasPrefix(ctx.Log.Records[0].Waiting, "retrying after error: "), ctx.Log.Records[0].Waiting)
+}

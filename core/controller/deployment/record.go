@@ -191,7 +191,7 @@ func (s *syncer) rollingWait(st *api.DeploymentStatus) string {
 		s.blocking = BlockingProgressDeadline
 		return "progress deadline exceeded; " + msg
 	}
-	pods := s.newPodsState()
+	pods := s.newPodsState(st)
 	switch {
 	case pods.minReadyPod != "":
 		return fmt.Sprintf("minReadySeconds %ds: %ds left for %s", d.Spec.MinReadySeconds, pods.minReadyLeft, pods.minReadyPod)
@@ -214,16 +214,25 @@ type newPodsState struct {
 var stuckReasons = map[string]bool{"CrashLoopBackOff": true, "ImagePullBackOff": true, "ErrImagePull": true,
 	"CreateContainerConfigError": true, "InvalidImageName": true}
 
-// newPodsState scans the new ReplicaSet's active pods once.
-func (s *syncer) newPodsState() newPodsState {
+// newPodsState scans the new ReplicaSet's active pods once, and only when
+// the answer can matter: some are Ready but not yet available under
+// minReadySeconds, or some are not Ready while the rollout made no progress
+// this second (the deadline clock is running).
+func (s *syncer) newPodsState(st *api.DeploymentStatus) newPodsState {
 	var out newPodsState
-	uid, minReady := s.newRS.UID, time.Duration(s.d.Spec.MinReadySeconds)*time.Second
+	rs, d := s.newRS, s.d
+	wantMinReady := d.Spec.MinReadySeconds > 0 && rs.Status.ReadyReplicas > rs.Status.AvailableReplicas
+	wantStuck := rs.Status.Replicas > rs.Status.ReadyReplicas && !progressedNow(st, s.now)
+	if !wantMinReady && !wantStuck {
+		return out
+	}
+	uid, minReady := rs.UID, time.Duration(d.Spec.MinReadySeconds)*time.Second
 	s.store.EachPod(func(p *api.Pod) bool {
 		if !api.IsPodActive(p) || !api.IsControlledBy(&p.ObjectMeta, uid) {
 			return true
 		}
 		if c := api.GetPodCondition(&p.Status, api.PodReady); c != nil && c.Status == api.ConditionTrue {
-			if minReady > 0 && !c.LastTransitionTime.Add(minReady).Before(s.now) {
+			if wantMinReady && !c.LastTransitionTime.Add(minReady).Before(s.now) {
 				// Available once lastTransitionTime + minReadySeconds is strictly
 				// before now: at the next whole second after that instant.
 				left := int64(c.LastTransitionTime.Add(minReady).Sub(s.now)/time.Second) + 1
@@ -233,12 +242,18 @@ func (s *syncer) newPodsState() newPodsState {
 			}
 			return true
 		}
-		if isStuck(p) {
+		if wantStuck && isStuck(p) {
 			out.stuck++
 		}
 		return true
 	})
 	return out
+}
+
+// progressedNow reports whether the Progressing condition was refreshed at now.
+func progressedNow(st *api.DeploymentStatus, now time.Time) bool {
+	c := GetDeploymentCondition(st, api.DeploymentProgressing)
+	return c != nil && !c.LastUpdateTime.Before(now)
 }
 
 func isStuck(p *api.Pod) bool {

@@ -28,7 +28,7 @@ type traceRow struct {
 }
 
 // settled returns a cluster with Deployment web (image web:1) rolled out.
-func settled(t *testing.T, replicas int32, readyAfter int, opts ...simtest.DeploymentOption) *cluster {
+func settled(t testing.TB, replicas int32, readyAfter int, opts ...simtest.DeploymentOption) *cluster {
 	t.Helper()
 	c := newCluster(t, readyAfter)
 	simtest.MustCreate(t, c.f.store, simtest.NewDeployment("web", replicas, "web:1", opts...))
@@ -342,9 +342,11 @@ func TestTraceT5StuckRolloutTimesOut(t *testing.T) {
 	c.run()
 	assert.Equal(t, []string{c.expand("Scaled up replica set {B} to 1")}, c.events)
 	c.run()
-	assert.Equal(t, "ProgressDeadlineExceeded in 11s", c.record("web").Waiting, "a crash-looping new pod: the deadline is next")
+	assert.Equal(t, "at surge cap 4/4: waiting for new pods to become available", c.record("web").Waiting, "progress this second (B's pod exists)")
 	assert.Equal(t, int64(11), c.record("web").Rollout.ProgressDeadlineIn)
-	for i := 0; i < 10; i++ {
+	c.run()
+	assert.Equal(t, "ProgressDeadlineExceeded in 10s", c.record("web").Waiting, "no progress and a crash-looping new pod: the deadline is next")
+	for i := 0; i < 9; i++ {
 		c.run()
 		assert.Empty(t, c.events)
 	}
