@@ -1,0 +1,120 @@
+package kubectl
+
+import (
+	"fmt"
+	"strings"
+
+	"converge/core/api"
+	"converge/core/store"
+)
+
+// Env is what a command runs against.
+type Env struct {
+	Store *store.Store
+	// ReadFile reads `apply -f FILE`; nil means files cannot be read. "-"
+	// reads Stdin.
+	ReadFile func(name string) ([]byte, error)
+	Stdin    []byte
+	// Decode turns manifest YAML/JSON into objects (the core/manifest
+	// decoder, injected to avoid an import cycle).
+	Decode func(data []byte, source string) ([]api.Object, error)
+}
+
+// Result is what a command printed.
+type Result struct {
+	// Output is what kubectl prints on stdout, plus its informational stderr
+	// lines (warnings, "No resources found ..."), without the final newline.
+	Output string
+	// Error is kubectl's stderr text for a failure, "" on success.
+	Error string
+	// Mutated reports whether the command changed the store.
+	Mutated bool
+}
+
+// OK reports whether the command succeeded.
+func (r Result) OK() bool { return r.Error == "" }
+
+// Run parses a command line and runs it.
+func Run(env *Env, line string) Result {
+	c, err := Parse(line)
+	if err != nil {
+		return Result{Error: trimNL(err.Error())}
+	}
+	return c.Exec(env)
+}
+
+// Exec runs the command against env. A command that fails changes nothing,
+// except where kubectl itself gets half-way: drain cordons the node before
+// it finds pods it cannot evict, and commands on several objects keep the
+// changes made before the failing one.
+func (c *Command) Exec(env *Env) (res Result) {
+	if c == nil || c.spec == nil || env == nil || env.Store == nil {
+		return Result{Error: withErrorPrefix(msgNoStore)}
+	}
+	if c.help() || c.spec.run == nil {
+		return Result{Output: trimNL(helpText(c.spec))}
+	}
+	x := &execCtx{env: env, cmd: c, st: env.Store, ns: c.namespace(), dry: c.dryRun()}
+	if x.dry != "" {
+		x.st = env.Store.Clone(env.Store.Clock().Clone())
+	}
+	before := env.Store.ResourceVersion()
+	err := c.spec.run(x)
+	if err != nil {
+		x.errText(renderError(err))
+	}
+	return Result{Output: trimNL(x.out.String()), Error: trimNL(x.errw.String()), Mutated: env.Store.ResourceVersion() != before}
+}
+
+// execCtx is one running command.
+type execCtx struct {
+	env  *Env
+	cmd  *Command
+	st   *store.Store // env.Store, or a scratch copy for --dry-run
+	ns   string
+	dry  string // "", "client" or "server"
+	out  strings.Builder
+	errw strings.Builder
+}
+
+// printf writes to stdout.
+func (x *execCtx) printf(format string, a ...any) { fmt.Fprintf(&x.out, format, a...) }
+
+// warn prints kubectl's "Warning: ..." line.
+func (x *execCtx) warn(msg string) { x.printf(msgWarning+"\n", msg) }
+
+// errText writes a line of error text (stderr).
+func (x *execCtx) errText(s string) {
+	if s == "" {
+		return
+	}
+	x.errw.WriteString(s)
+	if !strings.HasSuffix(s, "\n") {
+		x.errw.WriteByte('\n')
+	}
+}
+
+// printName is kubectl's name printer: "deployment.apps/web scaled", with
+// the dry-run suffix when there is one.
+func (x *execCtx) printName(rt *resourceType, name, operation string) {
+	if x.cmd.str("output") == "name" {
+		x.printf("%s\n", rt.ref(name))
+		return
+	}
+	x.printf("%s %s\n", rt.ref(name), x.withDryRun(operation))
+}
+
+func (x *execCtx) withDryRun(operation string) string {
+	switch x.dry {
+	case "client":
+		return operation + " (dry run)"
+	case "server":
+		return operation + " (server dry run)"
+	}
+	return operation
+}
+
+// now is the simulated time.
+func (x *execCtx) now() api.Time { return x.st.Now() }
+
+func trimNL(s string) string { return strings.TrimRight(s, "\n") }

@@ -1,0 +1,164 @@
+package kubectl
+
+import (
+	"fmt"
+	"strings"
+
+	"converge/core/api"
+)
+
+// runGet is `kubectl get`: tables, -o wide|yaml|json|name.
+func runGet(x *execCtx) error {
+	c := x.cmd
+	switch {
+	case c.boolean("watch") || c.boolean("watch-only"):
+		return &plainError{msg: msgWatchUnsupported}
+	case c.str("sort-by") != "":
+		return &plainError{msg: msgSortByUnsupported}
+	case c.str("field-selector") != "":
+		return &plainError{msg: msgFieldSelectorUnsup}
+	}
+	format := c.str("output")
+	if err := checkOutput(format, true); err != nil {
+		return err
+	}
+	targets, named, err := x.targetsFromArgsOrFiles(c.Args)
+	if err != nil {
+		if len(c.Args) == 0 && len(c.list("filename")) == 0 {
+			return &plainError{text: msgGetNoType}
+		}
+		return err
+	}
+	sel, err := x.selector()
+	if err != nil {
+		return err
+	}
+	if named && c.str("selector") != "" {
+		return &plainError{msg: msgNameWithSelector}
+	}
+	allNS := c.boolean("all-namespaces")
+	infos, errs := x.visit(targets, sel, allNS)
+	if c.boolean("ignore-not-found") {
+		errs = dropNotFound(errs)
+	}
+	switch format {
+	case outputYAML, outputJSON:
+		x.printGeneric(infos, named && len(targets) == 1 && len(errs) == 0, format)
+	case outputName:
+		for _, in := range infos {
+			x.printf("%s\n", in.rt.ref(in.name()))
+		}
+	default:
+		x.printTables(infos, format == outputWide, allNS)
+		if len(infos) == 0 && len(errs) == 0 && !c.boolean("ignore-not-found") {
+			x.printNoResources(targets, allNS)
+		}
+	}
+	return newAggregate(errs)
+}
+
+const msgNameWithSelector = "name cannot be provided when a selector is specified"
+
+// printGeneric prints -o yaml|json: one object as itself, anything else as a
+// List.
+func (x *execCtx) printGeneric(infos []info, single bool, format string) {
+	if single && len(infos) == 1 {
+		x.out.WriteString(formatValue(objectValue(infos[0].obj), format))
+		return
+	}
+	objs := make([]api.Object, len(infos))
+	for i, in := range infos {
+		objs[i] = in.obj
+	}
+	x.out.WriteString(formatValue(listValue(objs), format))
+}
+
+// printTables prints one table per run of objects of the same type, with a
+// blank line between tables, names prefixed by their kind when more than one
+// type is printed.
+func (x *execCtx) printTables(infos []info, wide, allNS bool) {
+	c := x.cmd
+	withKind := c.boolean("show-kind")
+	for _, in := range infos {
+		if in.rt != infos[0].rt {
+			withKind = true
+		}
+	}
+	opts := tableOptions{wide: wide, withNamespace: allNS, withKind: withKind, showLabels: c.boolean("show-labels"),
+		noHeaders: c.boolean("no-headers"), labelColumns: c.list("label-columns")}
+	var b strings.Builder
+	for start := 0; start < len(infos); {
+		end := start
+		for end < len(infos) && infos[end].rt == infos[start].rt {
+			end++
+		}
+		if start > 0 && !opts.noHeaders {
+			b.WriteString("\n")
+		}
+		w := newTabWriter(&b)
+		writeTable(w, infos[start].rt, infos[start:end], opts, x.now())
+		w.Flush()
+		start = end
+	}
+	x.out.WriteString(b.String())
+}
+
+// printNoResources is get's message when nothing matched.
+func (x *execCtx) printNoResources(targets []target, allNS bool) {
+	namespaced := !allNS
+	for _, t := range targets {
+		namespaced = namespaced && t.rt.namespaced
+	}
+	if namespaced {
+		x.printf(msgNoResourcesFound+"\n", x.ns)
+		return
+	}
+	x.printf("%s\n", msgNoResourcesFoundNS)
+}
+
+func dropNotFound(errs []error) []error {
+	var out []error
+	for _, e := range errs {
+		if !isNotFound(e) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// targetsFromArgsOrFiles reads resource arguments, or with -f the objects a
+// manifest names. named reports whether objects were named (TYPE NAME,
+// TYPE/NAME or a file), as opposed to whole types.
+func (x *execCtx) targetsFromArgsOrFiles(args []string) ([]target, bool, error) {
+	if files := x.cmd.list("filename"); len(files) > 0 {
+		if len(args) > 0 {
+			return nil, false, &plainError{msg: fmt.Sprintf(msgUnexpectedArgs, args)}
+		}
+		objs, _, err := x.readManifests(files)
+		if err != nil {
+			return nil, false, err
+		}
+		var ts []target
+		for _, o := range objs {
+			rt := typeOfKind(kindOf(o))
+			if rt == nil {
+				continue
+			}
+			ts = append(ts, target{rt: rt, name: o.GetObjectMeta().Name})
+		}
+		return ts, true, nil
+	}
+	ts, err := parseTargets(args)
+	if err != nil {
+		return nil, false, err
+	}
+	named := false
+	for _, t := range ts {
+		if t.name != "" {
+			named = true
+		}
+	}
+	return ts, named, nil
+}
+
+const msgUnexpectedArgs = "Unexpected args: %v"

@@ -1,0 +1,77 @@
+package kubectl
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"converge/core/api"
+)
+
+// Output formats Converge prints.
+const (
+	outputWide = "wide"
+	outputYAML = "yaml"
+	outputJSON = "json"
+	outputName = "name"
+)
+
+// checkOutput validates -o for a command that prints objects; wide only
+// applies to get.
+func checkOutput(format string, wideOK bool) error {
+	switch format {
+	case "", outputYAML, outputJSON, outputName:
+		return nil
+	case outputWide:
+		if wideOK {
+			return nil
+		}
+	}
+	allowed := "json,name,yaml"
+	if wideOK {
+		allowed = "json,name,wide,yaml"
+	}
+	return &plainError{msg: fmt.Sprintf("unable to match a printer suitable for the output format %q, allowed formats are: %s", format, allowed)}
+}
+
+// objectValue is an object as kubectl's printers see it: its JSON decoded
+// into maps, so that keys print sorted.
+func objectValue(obj api.Object) any {
+	v, err := toJSONValue(obj)
+	if err != nil {
+		return map[string]any{}
+	}
+	return v
+}
+
+// listValue is the v1 List kubectl prints for several objects.
+func listValue(objs []api.Object) any {
+	items := make([]any, 0, len(objs))
+	for _, o := range objs {
+		items = append(items, objectValue(o))
+	}
+	return map[string]any{"apiVersion": "v1", "items": items, "kind": "List",
+		"metadata": map[string]any{"resourceVersion": ""}}
+}
+
+// formatValue prints a value as -o yaml or -o json does.
+func formatValue(v any, format string) string {
+	if format == outputJSON {
+		b, err := json.MarshalIndent(v, "", "    ")
+		if err != nil {
+			return "{}\n"
+		}
+		return string(b) + "\n"
+	}
+	return toYAML(v)
+}
+
+// printObject is what a command that changed an object prints: the name
+// printer's "<kind>/<name> <operation>" or, with -o yaml|json, the object.
+func (x *execCtx) printObject(rt *resourceType, obj api.Object, operation string) {
+	switch f := x.cmd.str("output"); f {
+	case outputYAML, outputJSON:
+		x.out.WriteString(formatValue(objectValue(obj), f))
+	default:
+		x.printName(rt, obj.GetObjectMeta().Name, operation)
+	}
+}
