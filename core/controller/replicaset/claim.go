@@ -32,7 +32,10 @@ type rsState struct {
 // share one labels map (podFromTemplate), so consecutive pods usually carry
 // the very same map and the lookups are done once per map, not per pod.
 type labelMemo struct {
-	id          uintptr
+	id uintptr
+	// labels keeps the map alive, so that id cannot be reused by another
+	// map during the sync.
+	labels      map[string]string
 	match, full bool
 }
 
@@ -41,7 +44,7 @@ type labelMemo struct {
 func (st *rsState) labelsOf(l map[string]string) (match, full bool) {
 	id := reflect.ValueOf(l).Pointer()
 	if id == 0 || id != st.memo.id {
-		st.memo = labelMemo{id: id, match: st.sel.Matches(l), full: st.template == nil || containsAll(l, st.template)}
+		st.memo = labelMemo{id: id, labels: l, match: st.sel.Matches(l), full: st.template == nil || containsAll(l, st.template)}
 	}
 	return st.memo.match, st.memo.full
 }

@@ -184,6 +184,7 @@ func TestDeletionCost(t *testing.T) {
 		{"zero", ptr("0"), 0},
 		{"plus sign is invalid", ptr("+10"), 0},
 		{"leading zero is invalid", ptr("008"), 0},
+		{"minus then zero is accepted, as upstream does", ptr("-01"), -1},
 		{"not a number", ptr("abc"), 0},
 		{"beyond int32", ptr("2147483648"), 0},
 		{"int32 max", ptr("2147483647"), 2147483647},
