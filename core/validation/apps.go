@@ -21,56 +21,58 @@ import (
 //	spec.template.metadata.labels: Invalid value: {"app":"web"}: `selector` does not match template `labels`
 func ValidateDeployment(d, old *api.Deployment) field.ErrorList {
 	var errs field.ErrorList
-	meta := field.NewPath("metadata")
+	meta, spec := root("metadata"), root("spec")
 	if old == nil {
-		errs = validateObjectMeta(&d.ObjectMeta, true, nameIsDNSSubdomain, meta)
+		errs = validateObjectMeta(&d.ObjectMeta, true, nameIsDNSSubdomain, &meta)
 	} else {
-		errs = validateObjectMetaUpdate(&d.ObjectMeta, &old.ObjectMeta, meta)
+		errs = validateObjectMetaUpdate(&d.ObjectMeta, &old.ObjectMeta, &meta)
 	}
-	errs = append(errs, validateDeploymentSpec(&d.Spec, field.NewPath("spec"))...)
+	errs = append(errs, validateDeploymentSpec(&d.Spec, &spec)...)
 	if old != nil {
-		errs = append(errs, validateImmutable(d.Spec.Selector, old.Spec.Selector, field.NewPath("spec", "selector"))...)
+		errs = append(errs, validateImmutable(d.Spec.Selector, old.Spec.Selector, spec.child("selector"))...)
 	}
 	return errs
 }
 
 // validateDeploymentSpec is ValidateDeploymentSpec.
-func validateDeploymentSpec(s *api.DeploymentSpec, p *field.Path) field.ErrorList {
-	errs := validateNonnegative(int64(api.Deref(s.Replicas, 0)), p.Child("replicas"))
-	sel, ok, selErrs := validateWorkloadSelector(s.Selector, p.Child("selector"))
+func validateDeploymentSpec(s *api.DeploymentSpec, p *path) field.ErrorList {
+	errs := validateNonnegative(int64(api.Deref(s.Replicas, 0)), p, "replicas")
+	selPath, tmplPath, strategyPath := p.child("selector"), p.child("template"), p.child("strategy")
+	sel, ok, selErrs := validateWorkloadSelector(s.Selector, &selPath)
 	errs = append(errs, selErrs...)
 	if ok {
-		errs = append(errs, validatePodTemplateSpecForReplicaSet(&s.Template, sel, p.Child("template"))...)
+		errs = append(errs, validatePodTemplateSpecForReplicaSet(&s.Template, sel, &tmplPath)...)
 	}
-	errs = append(errs, validateDeploymentStrategy(&s.Strategy, p.Child("strategy"))...)
-	errs = append(errs, validateNonnegative(int64(s.MinReadySeconds), p.Child("minReadySeconds"))...)
+	errs = append(errs, validateDeploymentStrategy(&s.Strategy, &strategyPath)...)
+	errs = append(errs, validateNonnegative(int64(s.MinReadySeconds), p, "minReadySeconds")...)
 	if s.RevisionHistoryLimit != nil {
 		// zero is a valid revisionHistoryLimit
-		errs = append(errs, validateNonnegative(int64(*s.RevisionHistoryLimit), p.Child("revisionHistoryLimit"))...)
+		errs = append(errs, validateNonnegative(int64(*s.RevisionHistoryLimit), p, "revisionHistoryLimit")...)
 	}
 	if s.ProgressDeadlineSeconds != nil {
-		errs = append(errs, validateNonnegative(int64(*s.ProgressDeadlineSeconds), p.Child("progressDeadlineSeconds"))...)
+		errs = append(errs, validateNonnegative(int64(*s.ProgressDeadlineSeconds), p, "progressDeadlineSeconds")...)
 		if *s.ProgressDeadlineSeconds <= s.MinReadySeconds {
-			errs = append(errs, field.Invalid(p.Child("progressDeadlineSeconds"), s.ProgressDeadlineSeconds, "must be greater than minReadySeconds"))
+			errs = append(errs, p.child("progressDeadlineSeconds").invalid(s.ProgressDeadlineSeconds, "must be greater than minReadySeconds"))
 		}
 	}
 	return errs
 }
 
 // validateDeploymentStrategy is ValidateDeploymentStrategy.
-func validateDeploymentStrategy(s *api.DeploymentStrategy, p *field.Path) field.ErrorList {
+func validateDeploymentStrategy(s *api.DeploymentStrategy, p *path) field.ErrorList {
+	ru := p.child("rollingUpdate")
 	switch s.Type {
 	case api.RecreateDeploymentStrategyType:
 		if s.RollingUpdate != nil {
-			return field.ErrorList{field.Forbidden(p.Child("rollingUpdate"), "may not be specified when strategy `type` is 'Recreate'")}
+			return field.ErrorList{ru.forbidden("may not be specified when strategy `type` is 'Recreate'")}
 		}
 	case api.RollingUpdateDeploymentStrategyType:
 		if s.RollingUpdate == nil {
-			return field.ErrorList{field.Required(p.Child("rollingUpdate"), "this should be defaulted and never be nil")}
+			return field.ErrorList{ru.required("this should be defaulted and never be nil")}
 		}
-		return validateRollingUpdateDeployment(s.RollingUpdate, p.Child("rollingUpdate"))
+		return validateRollingUpdateDeployment(s.RollingUpdate, &ru)
 	default:
-		return field.ErrorList{field.NotSupported(p, internalStrategy(s),
+		return field.ErrorList{p.notSupported(internalStrategy(s),
 			[]string{api.RecreateDeploymentStrategyType, api.RollingUpdateDeploymentStrategyType})}
 	}
 	return nil
@@ -79,15 +81,16 @@ func validateDeploymentStrategy(s *api.DeploymentStrategy, p *field.Path) field.
 // validateRollingUpdateDeployment is ValidateRollingUpdateDeployment: both
 // values non-negative integers or valid percents, not both 0 (an unset value
 // counts as 0), maxUnavailable at most 100%. maxSurge above 100% is allowed.
-func validateRollingUpdateDeployment(ru *api.RollingUpdateDeployment, p *field.Path) field.ErrorList {
+func validateRollingUpdateDeployment(ru *api.RollingUpdateDeployment, p *path) field.ErrorList {
 	maxUnavailable, maxSurge := derefIntOrString(ru.MaxUnavailable), derefIntOrString(ru.MaxSurge)
-	errs := validatePositiveIntOrPercent(maxUnavailable, p.Child("maxUnavailable"))
-	errs = append(errs, validatePositiveIntOrPercent(maxSurge, p.Child("maxSurge"))...)
+	mu, ms := p.child("maxUnavailable"), p.child("maxSurge")
+	errs := validatePositiveIntOrPercent(maxUnavailable, mu)
+	errs = append(errs, validatePositiveIntOrPercent(maxSurge, ms)...)
 	if intOrPercentValue(maxUnavailable) == 0 && intOrPercentValue(maxSurge) == 0 {
-		errs = append(errs, field.Invalid(p.Child("maxUnavailable"), maxUnavailable, "may not be 0 when `maxSurge` is 0"))
+		errs = append(errs, mu.invalid(maxUnavailable, "may not be 0 when `maxSurge` is 0"))
 	}
 	if v, ok := percentValue(maxUnavailable); ok && v > 100 {
-		errs = append(errs, field.Invalid(p.Child("maxUnavailable"), maxUnavailable, "must not be greater than 100%"))
+		errs = append(errs, mu.invalid(maxUnavailable, "must not be greater than 100%"))
 	}
 	return errs
 }
@@ -100,13 +103,16 @@ func derefIntOrString(v *api.IntOrString) api.IntOrString {
 }
 
 // validatePositiveIntOrPercent is ValidatePositiveIntOrPercent.
-func validatePositiveIntOrPercent(v api.IntOrString, p *field.Path) field.ErrorList {
+func validatePositiveIntOrPercent(v api.IntOrString, p path) field.ErrorList {
 	if !v.IsString {
-		return validateNonnegative(int64(v.IntVal), p)
+		if v.IntVal < 0 {
+			return field.ErrorList{p.invalid(int64(v.IntVal), isNegativeErrorMsg)}
+		}
+		return nil
 	}
 	var errs field.ErrorList
 	for _, msg := range IsValidPercent(v.StrVal) {
-		errs = append(errs, field.Invalid(p, v, msg))
+		errs = append(errs, p.invalid(v, msg))
 	}
 	return errs
 }
@@ -138,22 +144,22 @@ func intOrPercentValue(v api.IntOrString) int {
 // registry strategy's selector immutability).
 func ValidateReplicaSet(rs, old *api.ReplicaSet) field.ErrorList {
 	var errs field.ErrorList
-	meta := field.NewPath("metadata")
+	meta, p := root("metadata"), root("spec")
 	if old == nil {
-		errs = validateObjectMeta(&rs.ObjectMeta, true, nameIsDNSSubdomain, meta)
+		errs = validateObjectMeta(&rs.ObjectMeta, true, nameIsDNSSubdomain, &meta)
 	} else {
-		errs = validateObjectMetaUpdate(&rs.ObjectMeta, &old.ObjectMeta, meta)
+		errs = validateObjectMetaUpdate(&rs.ObjectMeta, &old.ObjectMeta, &meta)
 	}
-	p := field.NewPath("spec")
-	errs = append(errs, validateNonnegative(int64(api.Deref(rs.Spec.Replicas, 0)), p.Child("replicas"))...)
-	errs = append(errs, validateNonnegative(int64(rs.Spec.MinReadySeconds), p.Child("minReadySeconds"))...)
-	sel, ok, selErrs := validateWorkloadSelector(rs.Spec.Selector, p.Child("selector"))
+	errs = append(errs, validateNonnegative(int64(api.Deref(rs.Spec.Replicas, 0)), &p, "replicas")...)
+	errs = append(errs, validateNonnegative(int64(rs.Spec.MinReadySeconds), &p, "minReadySeconds")...)
+	selPath, tmplPath := p.child("selector"), p.child("template")
+	sel, ok, selErrs := validateWorkloadSelector(rs.Spec.Selector, &selPath)
 	errs = append(errs, selErrs...)
 	if ok {
-		errs = append(errs, validatePodTemplateSpecForReplicaSet(&rs.Spec.Template, sel, p.Child("template"))...)
+		errs = append(errs, validatePodTemplateSpecForReplicaSet(&rs.Spec.Template, sel, &tmplPath)...)
 	}
 	if old != nil {
-		errs = append(errs, validateImmutable(rs.Spec.Selector, old.Spec.Selector, p.Child("selector"))...)
+		errs = append(errs, validateImmutable(rs.Spec.Selector, old.Spec.Selector, selPath)...)
 	}
 	return errs
 }
@@ -163,17 +169,19 @@ func ValidateReplicaSet(rs, old *api.ReplicaSet) field.ErrorList {
 // anything, a nil one nothing), the template must be a valid pod template,
 // restartPolicy must be Always and activeDeadlineSeconds unset. Used by
 // Deployments and ReplicaSets alike (hence "in ReplicaSet").
-func validatePodTemplateSpecForReplicaSet(t *api.PodTemplateSpec, sel labels.Selector, p *field.Path) field.ErrorList {
+func validatePodTemplateSpecForReplicaSet(t *api.PodTemplateSpec, sel labels.Selector, p *path) field.ErrorList {
 	var errs field.ErrorList
 	if !sel.Empty() && !sel.Matches(t.Labels) {
-		errs = append(errs, field.Invalid(p.Child("metadata", "labels"), t.Labels, "`selector` does not match template `labels`"))
+		m := p.child("metadata")
+		errs = append(errs, m.child("labels").invalid(t.Labels, "`selector` does not match template `labels`"))
 	}
 	errs = append(errs, validatePodTemplateSpec(t, p)...)
+	spec := p.child("spec")
 	if t.Spec.RestartPolicy != api.RestartPolicyAlways {
-		errs = append(errs, field.NotSupported(p.Child("spec", "restartPolicy"), t.Spec.RestartPolicy, []string{api.RestartPolicyAlways}))
+		errs = append(errs, spec.child("restartPolicy").notSupported(t.Spec.RestartPolicy, []string{api.RestartPolicyAlways}))
 	}
 	if t.Spec.ActiveDeadlineSeconds != nil {
-		errs = append(errs, field.Forbidden(p.Child("spec", "activeDeadlineSeconds"), "activeDeadlineSeconds in ReplicaSet is not Supported"))
+		errs = append(errs, spec.child("activeDeadlineSeconds").forbidden("activeDeadlineSeconds in ReplicaSet is not Supported"))
 	}
 	return errs
 }

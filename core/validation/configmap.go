@@ -17,43 +17,44 @@ const maxConfigMapSize = 1 * 1024 * 1024
 // cannot change and it cannot be made mutable again.
 func ValidateConfigMap(c, old *api.ConfigMap) field.ErrorList {
 	var errs field.ErrorList
-	meta := field.NewPath("metadata")
+	meta := root("metadata")
 	if old != nil {
-		errs = validateObjectMetaUpdate(&c.ObjectMeta, &old.ObjectMeta, meta)
+		errs = validateObjectMetaUpdate(&c.ObjectMeta, &old.ObjectMeta, &meta)
 		if old.Immutable != nil && *old.Immutable {
 			const msg = "field is immutable when `immutable` is set"
 			if c.Immutable == nil || !*c.Immutable {
-				errs = append(errs, field.Forbidden(field.NewPath("immutable"), msg))
+				errs = append(errs, root("immutable").forbidden(msg))
 			}
 			if !reflect.DeepEqual(c.Data, old.Data) {
-				errs = append(errs, field.Forbidden(field.NewPath("data"), msg))
+				errs = append(errs, root("data").forbidden(msg))
 			}
 			if !reflect.DeepEqual(c.BinaryData, old.BinaryData) {
-				errs = append(errs, field.Forbidden(field.NewPath("binaryData"), msg))
+				errs = append(errs, root("binaryData").forbidden(msg))
 			}
 		}
 	}
-	errs = append(errs, validateObjectMeta(&c.ObjectMeta, true, nameIsDNSSubdomain, meta)...)
+	errs = append(errs, validateObjectMeta(&c.ObjectMeta, true, nameIsDNSSubdomain, &meta)...)
 	total := 0
+	data, binary := root("data"), root("binaryData")
 	for _, k := range sortedKeys(c.Data) {
-		kp := field.NewPath("data").Key(k)
+		kp := data.keyAt(k)
 		for _, msg := range IsConfigMapKey(k) {
-			errs = append(errs, field.Invalid(kp, k, msg))
+			errs = append(errs, kp.invalid(k, msg))
 		}
 		if _, dup := c.BinaryData[k]; dup {
-			errs = append(errs, field.Invalid(kp, k, "duplicate of key present in binaryData"))
+			errs = append(errs, kp.invalid(k, "duplicate of key present in binaryData"))
 		}
 		total += len(c.Data[k])
 	}
 	for _, k := range sortedKeys(c.BinaryData) {
 		for _, msg := range IsConfigMapKey(k) {
-			errs = append(errs, field.Invalid(field.NewPath("binaryData").Key(k), k, msg))
+			errs = append(errs, binary.keyAt(k).invalid(k, msg))
 		}
 		total += binarySize(c.BinaryData[k])
 	}
 	if total > maxConfigMapSize {
-		// the empty path means the whole object, as in kube.
-		errs = append(errs, field.TooLong(field.NewPath(""), "", maxConfigMapSize))
+		// the empty path "[]" means the whole object, as in kube.
+		errs = append(errs, root("").tooLong("", maxConfigMapSize))
 	}
 	return errs
 }

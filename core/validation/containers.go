@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"converge/core/api"
+	"converge/core/labels"
 	"converge/core/validation/field"
 )
 
@@ -17,24 +18,33 @@ var (
 
 // validateContainers is validateContainers: at least one container, each
 // valid, names unique, probes valid, host ports not in conflict.
-func validateContainers(cs []api.Container, vols map[string]bool, p *field.Path) field.ErrorList {
+func validateContainers(cs []api.Container, vols map[string]bool, p *path) field.ErrorList {
 	if len(cs) == 0 {
-		return field.ErrorList{field.Required(p, "")}
+		return field.ErrorList{p.required("")}
 	}
 	var errs field.ErrorList
-	names := make(map[string]bool, len(cs))
 	for i := range cs {
 		c := &cs[i]
-		cp := p.Index(i)
-		errs = append(errs, validateContainerCommon(c, vols, cp)...)
-		if names[c.Name] {
-			errs = append(errs, field.Duplicate(cp.Child("name"), c.Name))
-		} else {
-			names[c.Name] = true
+		cp := p.at(i)
+		errs = append(errs, validateContainerCommon(c, vols, &cp)...)
+		for j := 0; j < i; j++ {
+			if cs[j].Name == c.Name {
+				errs = append(errs, cp.child("name").duplicate(c.Name))
+				break
+			}
 		}
-		errs = append(errs, validateProbe(c.LivenessProbe, cp.Child("livenessProbe"), true)...)
-		errs = append(errs, validateReadinessProbe(c.ReadinessProbe, cp.Child("readinessProbe"))...)
-		errs = append(errs, validateProbe(c.StartupProbe, cp.Child("startupProbe"), true)...)
+		if c.LivenessProbe != nil {
+			pp := cp.child("livenessProbe")
+			errs = append(errs, validateProbe(c.LivenessProbe, &pp, true)...)
+		}
+		if c.ReadinessProbe != nil {
+			pp := cp.child("readinessProbe")
+			errs = append(errs, validateReadinessProbe(c.ReadinessProbe, &pp)...)
+		}
+		if c.StartupProbe != nil {
+			pp := cp.child("startupProbe")
+			errs = append(errs, validateProbe(c.StartupProbe, &pp, true)...)
+		}
 	}
 	return append(errs, checkHostPortConflicts(cs, p)...)
 }
@@ -42,7 +52,10 @@ func validateContainers(cs []api.Container, vols map[string]bool, p *field.Path)
 // validateInitContainers is validateInitContainers for init containers
 // without restartPolicy (Converge does not model sidecars): names unique
 // across init and regular containers, no probes or lifecycle hooks.
-func validateInitContainers(cs, regular []api.Container, vols map[string]bool, p *field.Path) field.ErrorList {
+func validateInitContainers(cs, regular []api.Container, vols map[string]bool, p *path) field.ErrorList {
+	if len(cs) == 0 {
+		return nil
+	}
 	var errs field.ErrorList
 	names := make(map[string]bool, len(cs)+len(regular))
 	for _, c := range regular {
@@ -51,25 +64,25 @@ func validateInitContainers(cs, regular []api.Container, vols map[string]bool, p
 	const notAllowed = "may not be set for init containers without restartPolicy=Always"
 	for i := range cs {
 		c := &cs[i]
-		cp := p.Index(i)
-		errs = append(errs, validateContainerCommon(c, vols, cp)...)
+		cp := p.at(i)
+		errs = append(errs, validateContainerCommon(c, vols, &cp)...)
 		if names[c.Name] {
-			errs = append(errs, field.Duplicate(cp.Child("name"), c.Name))
+			errs = append(errs, cp.child("name").duplicate(c.Name))
 		} else if c.Name != "" {
 			names[c.Name] = true
 		}
 		errs = append(errs, checkHostPortConflicts(cs[i:i+1], p)...)
 		if len(c.Lifecycle) > 0 {
-			errs = append(errs, field.Forbidden(cp.Child("lifecycle"), notAllowed))
+			errs = append(errs, cp.child("lifecycle").forbidden(notAllowed))
 		}
 		if c.LivenessProbe != nil {
-			errs = append(errs, field.Forbidden(cp.Child("livenessProbe"), notAllowed))
+			errs = append(errs, cp.child("livenessProbe").forbidden(notAllowed))
 		}
 		if c.ReadinessProbe != nil {
-			errs = append(errs, field.Forbidden(cp.Child("readinessProbe"), notAllowed))
+			errs = append(errs, cp.child("readinessProbe").forbidden(notAllowed))
 		}
 		if c.StartupProbe != nil {
-			errs = append(errs, field.Forbidden(cp.Child("startupProbe"), notAllowed))
+			errs = append(errs, cp.child("startupProbe").forbidden(notAllowed))
 		}
 	}
 	return errs
@@ -78,61 +91,77 @@ func validateInitContainers(cs, regular []api.Container, vols map[string]bool, p
 // validateContainerCommon is validateContainerCommon: name, image,
 // terminationMessagePolicy, ports, env, volume mounts, imagePullPolicy and
 // resources.
-func validateContainerCommon(c *api.Container, vols map[string]bool, p *field.Path) field.ErrorList {
+func validateContainerCommon(c *api.Container, vols map[string]bool, p *path) field.ErrorList {
 	var errs field.ErrorList
 	if c.Name == "" {
-		errs = append(errs, field.Required(p.Child("name"), ""))
-	} else {
-		errs = append(errs, validateDNS1123Label(c.Name, p.Child("name"))...)
+		errs = append(errs, p.child("name").required(""))
+	} else if labels.IsDNS1123Label(c.Name) != nil {
+		np := p.child("name")
+		errs = append(errs, validateDNS1123Label(c.Name, &np)...)
 	}
 	if c.Image == "" {
-		errs = append(errs, field.Required(p.Child("image"), ""))
+		errs = append(errs, p.child("image").required(""))
 	}
-	errs = append(errs, validateEnum(c.TerminationMessagePolicy, terminationMessagePolicys, p.Child("terminationMessagePolicy"))...)
-	errs = append(errs, validateContainerPorts(c.Ports, p.Child("ports"))...)
-	errs = append(errs, validateEnv(c.Env, p.Child("env"))...)
-	errs = append(errs, validateVolumeMounts(c.VolumeMounts, vols, p.Child("volumeMounts"))...)
-	errs = append(errs, validateEnum(c.ImagePullPolicy, pullPolicies, p.Child("imagePullPolicy"))...)
-	return append(errs, validateResourceRequirements(&c.Resources, p.Child("resources"))...)
+	errs = append(errs, validateEnum(c.TerminationMessagePolicy, terminationMessagePolicys, p, "terminationMessagePolicy")...)
+	if len(c.Ports) > 0 {
+		pp := p.child("ports")
+		errs = append(errs, validateContainerPorts(c.Ports, &pp)...)
+	}
+	if len(c.Env) > 0 {
+		ep := p.child("env")
+		errs = append(errs, validateEnv(c.Env, &ep)...)
+	}
+	if len(c.VolumeMounts) > 0 {
+		vp := p.child("volumeMounts")
+		errs = append(errs, validateVolumeMounts(c.VolumeMounts, vols, &vp)...)
+	}
+	errs = append(errs, validateEnum(c.ImagePullPolicy, pullPolicies, p, "imagePullPolicy")...)
+	if !c.Resources.IsZero() {
+		rp := p.child("resources")
+		errs = append(errs, validateResourceRequirements(&c.Resources, &rp)...)
+	}
+	return errs
 }
 
 // validateContainerPorts is validateContainerPorts.
-func validateContainerPorts(ports []api.ContainerPort, p *field.Path) field.ErrorList {
+func validateContainerPorts(ports []api.ContainerPort, p *path) field.ErrorList {
 	var errs field.ErrorList
-	names := map[string]bool{}
 	for i, port := range ports {
-		pp := p.Index(i)
+		pp := p.at(i)
 		if port.Name != "" {
 			if msgs := IsValidPortName(port.Name); len(msgs) != 0 {
 				for _, msg := range msgs {
-					errs = append(errs, field.Invalid(pp.Child("name"), port.Name, msg))
+					errs = append(errs, pp.child("name").invalid(port.Name, msg))
 				}
-			} else if names[port.Name] {
-				errs = append(errs, field.Duplicate(pp.Child("name"), port.Name))
 			} else {
-				names[port.Name] = true
+				for j := 0; j < i; j++ {
+					if ports[j].Name == port.Name && len(IsValidPortName(ports[j].Name)) == 0 {
+						errs = append(errs, pp.child("name").duplicate(port.Name))
+						break
+					}
+				}
 			}
 		}
 		if port.ContainerPort == 0 {
-			errs = append(errs, field.Required(pp.Child("containerPort"), ""))
+			errs = append(errs, pp.child("containerPort").required(""))
 		} else {
 			for _, msg := range IsValidPortNum(int(port.ContainerPort)) {
-				errs = append(errs, field.Invalid(pp.Child("containerPort"), port.ContainerPort, msg))
+				errs = append(errs, pp.child("containerPort").invalid(port.ContainerPort, msg))
 			}
 		}
 		if port.HostPort != 0 {
 			for _, msg := range IsValidPortNum(int(port.HostPort)) {
-				errs = append(errs, field.Invalid(pp.Child("hostPort"), port.HostPort, msg))
+				errs = append(errs, pp.child("hostPort").invalid(port.HostPort, msg))
 			}
 		}
-		errs = append(errs, validateEnum(port.Protocol, portProtocols, pp.Child("protocol"))...)
+		errs = append(errs, validateEnum(port.Protocol, portProtocols, &pp, "protocol")...)
 	}
 	return errs
 }
 
 // checkHostPortConflicts is checkHostPortConflicts: a protocol/hostIP/port
 // triple may be used once (Converge has no hostIP, so it is empty).
-func checkHostPortConflicts(cs []api.Container, p *field.Path) field.ErrorList {
+func checkHostPortConflicts(cs []api.Container, p *path) field.ErrorList {
 	var errs field.ErrorList
 	var seen map[string]bool
 	for i, c := range cs {
@@ -145,7 +174,10 @@ func checkHostPortConflicts(cs []api.Container, p *field.Path) field.ErrorList {
 			}
 			k := fmt.Sprintf("%s//%d", port.Protocol, port.HostPort)
 			if seen[k] {
-				errs = append(errs, field.Duplicate(p.Index(i).Child("ports").Index(j).Child("hostPort"), k))
+				cp := p.at(i)
+				pp := cp.child("ports")
+				hp := pp.at(j)
+				errs = append(errs, hp.child("hostPort").duplicate(k))
 			}
 			seen[k] = true
 		}
@@ -155,23 +187,23 @@ func checkHostPortConflicts(cs []api.Container, p *field.Path) field.ErrorList {
 
 // validateEnv is ValidateEnv with relaxed names (current Kubernetes) and the
 // valueFrom source count; the sources themselves are kept raw.
-func validateEnv(vars []api.EnvVar, p *field.Path) field.ErrorList {
+func validateEnv(vars []api.EnvVar, p *path) field.ErrorList {
 	var errs field.ErrorList
 	for i, ev := range vars {
-		ep := p.Index(i)
+		ep := p.at(i)
 		if ev.Name == "" {
-			errs = append(errs, field.Required(ep.Child("name"), ""))
+			errs = append(errs, ep.child("name").required(""))
 		} else {
 			for _, msg := range IsRelaxedEnvVarName(ev.Name) {
-				errs = append(errs, field.Invalid(ep.Child("name"), ev.Name, msg))
+				errs = append(errs, ep.child("name").invalid(ev.Name, msg))
 			}
 		}
-		errs = append(errs, validateEnvVarValueFrom(ev, ep.Child("valueFrom"))...)
+		errs = append(errs, validateEnvVarValueFrom(ev, &ep)...)
 	}
 	return errs
 }
 
-func validateEnvVarValueFrom(ev api.EnvVar, p *field.Path) field.ErrorList {
+func validateEnvVarValueFrom(ev api.EnvVar, p *path) field.ErrorList {
 	if len(ev.ValueFrom) == 0 || string(ev.ValueFrom) == "null" {
 		return nil
 	}
@@ -183,26 +215,24 @@ func validateEnvVarValueFrom(ev api.EnvVar, p *field.Path) field.ErrorList {
 			n++
 		}
 	}
+	vp := p.child("valueFrom")
 	switch {
 	case n == 0:
-		return field.ErrorList{field.Invalid(p, "", "must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`")}
+		return field.ErrorList{vp.invalid("", "must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`")}
 	case ev.Value != "":
-		return field.ErrorList{field.Invalid(p, "", "may not be specified when `value` is not empty")}
+		return field.ErrorList{vp.invalid("", "may not be specified when `value` is not empty")}
 	case n > 1:
-		return field.ErrorList{field.Invalid(p, "", "may not have more than one field specified at a time")}
+		return field.ErrorList{vp.invalid("", "may not have more than one field specified at a time")}
 	}
 	return nil
 }
 
 // validateReadinessProbe adds to validateProbe that a readiness probe may not
 // set terminationGracePeriodSeconds.
-func validateReadinessProbe(pr *api.Probe, p *field.Path) field.ErrorList {
-	if pr == nil {
-		return nil
-	}
+func validateReadinessProbe(pr *api.Probe, p *path) field.ErrorList {
 	errs := validateProbe(pr, p, false)
 	if pr.TerminationGracePeriodSeconds != nil {
-		errs = append(errs, field.Invalid(p.Child("terminationGracePeriodSeconds"), pr.TerminationGracePeriodSeconds, "must not be set for readinessProbes"))
+		errs = append(errs, p.child("terminationGracePeriodSeconds").invalid(pr.TerminationGracePeriodSeconds, "must not be set for readinessProbes"))
 	}
 	return errs
 }
@@ -210,21 +240,18 @@ func validateReadinessProbe(pr *api.Probe, p *field.Path) field.ErrorList {
 // validateProbe is validateProbe: exactly one handler, non-negative numbers,
 // a positive terminationGracePeriodSeconds. Liveness and startup probes need
 // successThreshold 1.
-func validateProbe(pr *api.Probe, p *field.Path, successMustBeOne bool) field.ErrorList {
-	if pr == nil {
-		return nil
-	}
+func validateProbe(pr *api.Probe, p *path, successMustBeOne bool) field.ErrorList {
 	errs := validateHandler(pr, p)
-	errs = append(errs, validateNonnegative(int64(pr.InitialDelaySeconds), p.Child("initialDelaySeconds"))...)
-	errs = append(errs, validateNonnegative(int64(pr.TimeoutSeconds), p.Child("timeoutSeconds"))...)
-	errs = append(errs, validateNonnegative(int64(pr.PeriodSeconds), p.Child("periodSeconds"))...)
-	errs = append(errs, validateNonnegative(int64(pr.SuccessThreshold), p.Child("successThreshold"))...)
-	errs = append(errs, validateNonnegative(int64(pr.FailureThreshold), p.Child("failureThreshold"))...)
+	errs = append(errs, validateNonnegative(int64(pr.InitialDelaySeconds), p, "initialDelaySeconds")...)
+	errs = append(errs, validateNonnegative(int64(pr.TimeoutSeconds), p, "timeoutSeconds")...)
+	errs = append(errs, validateNonnegative(int64(pr.PeriodSeconds), p, "periodSeconds")...)
+	errs = append(errs, validateNonnegative(int64(pr.SuccessThreshold), p, "successThreshold")...)
+	errs = append(errs, validateNonnegative(int64(pr.FailureThreshold), p, "failureThreshold")...)
 	if g := pr.TerminationGracePeriodSeconds; g != nil && *g <= 0 {
-		errs = append(errs, field.Invalid(p.Child("terminationGracePeriodSeconds"), *g, "must be greater than 0"))
+		errs = append(errs, p.child("terminationGracePeriodSeconds").invalid(*g, "must be greater than 0"))
 	}
 	if successMustBeOne && pr.SuccessThreshold != 1 {
-		errs = append(errs, field.Invalid(p.Child("successThreshold"), pr.SuccessThreshold, "must be 1"))
+		errs = append(errs, p.child("successThreshold").invalid(pr.SuccessThreshold, "must be 1"))
 	}
 	return errs
 }
@@ -232,77 +259,82 @@ func validateProbe(pr *api.Probe, p *field.Path, successMustBeOne bool) field.Er
 // validateHandler is validateHandler for a probe's raw handler: exactly one of
 // exec, httpGet, tcpSocket and grpc; an exec needs a command and the others a
 // valid port.
-func validateHandler(pr *api.Probe, p *field.Path) field.ErrorList {
+func validateHandler(pr *api.Probe, p *path) field.ErrorList {
 	var errs field.ErrorList
 	n := 0
-	for _, h := range []struct {
+	for _, h := range [...]struct {
 		name string
 		raw  api.Raw
 	}{{"exec", pr.Exec}, {"httpGet", pr.HTTPGet}, {"tcpSocket", pr.TCPSocket}, {"grpc", pr.GRPC}} {
 		if len(h.raw) == 0 || string(h.raw) == "null" {
 			continue
 		}
-		hp := p.Child(h.name)
+		hp := p.child(h.name)
 		if n > 0 {
-			errs = append(errs, field.Forbidden(hp, "may not specify more than 1 handler type"))
+			errs = append(errs, hp.forbidden("may not specify more than 1 handler type"))
 			continue
 		}
 		n++
-		errs = append(errs, validateHandlerDetails(h.name, h.raw, hp)...)
+		errs = append(errs, validateHandlerDetails(h.name, h.raw, &hp)...)
 	}
 	if n == 0 {
-		errs = append(errs, field.Required(p, "must specify a handler type"))
+		errs = append(errs, p.required("must specify a handler type"))
 	}
 	return errs
 }
 
-func validateHandlerDetails(kind string, raw api.Raw, p *field.Path) field.ErrorList {
-	var h struct {
-		Command []string         `json:"command"`
-		Port    *api.IntOrString `json:"port"`
-		Scheme  string           `json:"scheme"`
-	}
+// handlerFields are the parts of a raw probe handler that are validated.
+type handlerFields struct {
+	Command []string         `json:"command"`
+	Port    *api.IntOrString `json:"port"`
+	Scheme  string           `json:"scheme"`
+}
+
+func validateHandlerDetails(kind string, raw api.Raw, p *path) field.ErrorList {
+	var h handlerFields
 	_ = json.Unmarshal(raw, &h)
+	port := derefIntOrString(h.Port)
+	pp := p.child("port")
 	switch kind {
 	case "exec":
 		if len(h.Command) == 0 {
-			return field.ErrorList{field.Required(p.Child("command"), "")}
+			return field.ErrorList{p.child("command").required("")}
 		}
 		return nil
 	case "grpc":
-		port := derefIntOrString(h.Port)
 		port.IsString = false
-		return validatePortNumOrName(port, p.Child("port"))
+		return validatePortNumOrName(port, &pp)
 	}
-	errs := validatePortNumOrName(derefIntOrString(h.Port), p.Child("port"))
+	errs := validatePortNumOrName(port, &pp)
 	if kind == "httpGet" && h.Scheme != "" && h.Scheme != "HTTP" && h.Scheme != "HTTPS" {
-		errs = append(errs, field.NotSupported(p.Child("scheme"), h.Scheme, []string{"HTTP", "HTTPS"}))
+		errs = append(errs, p.child("scheme").notSupported(h.Scheme, []string{"HTTP", "HTTPS"}))
 	}
 	return errs
 }
 
 // validatePortNumOrName is ValidatePortNumOrName.
-func validatePortNumOrName(port api.IntOrString, p *field.Path) field.ErrorList {
+func validatePortNumOrName(port api.IntOrString, p *path) field.ErrorList {
 	var errs field.ErrorList
 	if port.IsString {
 		for _, msg := range IsValidPortName(port.StrVal) {
-			errs = append(errs, field.Invalid(p, port.StrVal, msg))
+			errs = append(errs, p.invalid(port.StrVal, msg))
 		}
 		return errs
 	}
 	for _, msg := range IsValidPortNum(int(port.IntVal)) {
-		errs = append(errs, field.Invalid(p, int(port.IntVal), msg))
+		errs = append(errs, p.invalid(int(port.IntVal), msg))
 	}
 	return errs
 }
 
 // validateContainersOnlyForPod is the pod-only container check: no leading
 // or trailing whitespace in an image name.
-func validateContainersOnlyForPod(cs []api.Container, p *field.Path) field.ErrorList {
+func validateContainersOnlyForPod(cs []api.Container, p *path) field.ErrorList {
 	var errs field.ErrorList
 	for i, c := range cs {
 		if len(c.Image) != len(strings.TrimSpace(c.Image)) {
-			errs = append(errs, field.Invalid(p.Index(i).Child("image"), c.Image, "must not have leading or trailing whitespace"))
+			cp := p.at(i)
+			errs = append(errs, cp.child("image").invalid(c.Image, "must not have leading or trailing whitespace"))
 		}
 	}
 	return errs

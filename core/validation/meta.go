@@ -23,44 +23,48 @@ var standardFinalizers = map[string]bool{"kubernetes": true, "orphan": true, "fo
 // validateObjectMeta is ValidateObjectMeta on create (core's, with the
 // finalizer-name check): generateName and name, namespace, generation,
 // labels, annotations, ownerReferences and finalizers.
-func validateObjectMeta(m *api.ObjectMeta, namespaced bool, nameFn nameFunc, p *field.Path) field.ErrorList {
+func validateObjectMeta(m *api.ObjectMeta, namespaced bool, nameFn nameFunc, p *path) field.ErrorList {
 	var errs field.ErrorList
 	if m.GenerateName != "" {
 		for _, msg := range nameFn(m.GenerateName, true) {
-			errs = append(errs, field.Invalid(p.Child("generateName"), m.GenerateName, msg))
+			errs = append(errs, p.child("generateName").invalid(m.GenerateName, msg))
 		}
 	}
 	if m.Name == "" {
-		errs = append(errs, field.Required(p.Child("name"), "name or generateName is required"))
+		errs = append(errs, p.child("name").required("name or generateName is required"))
 	} else {
 		for _, msg := range nameFn(m.Name, false) {
-			errs = append(errs, field.Invalid(p.Child("name"), m.Name, msg))
+			errs = append(errs, p.child("name").invalid(m.Name, msg))
 		}
 	}
 	if namespaced {
 		if m.Namespace == "" {
-			errs = append(errs, field.Required(p.Child("namespace"), ""))
+			errs = append(errs, p.child("namespace").required(""))
 		} else {
 			for _, msg := range nameIsDNSLabel(m.Namespace, false) {
-				errs = append(errs, field.Invalid(p.Child("namespace"), m.Namespace, msg))
+				errs = append(errs, p.child("namespace").invalid(m.Namespace, msg))
 			}
 		}
 	} else if m.Namespace != "" {
-		errs = append(errs, field.Forbidden(p.Child("namespace"), "not allowed on this type"))
+		errs = append(errs, p.child("namespace").forbidden("not allowed on this type"))
 	}
-	errs = append(errs, validateNonnegative(m.Generation, p.Child("generation"))...)
+	if m.Generation < 0 {
+		errs = append(errs, p.child("generation").invalid(m.Generation, isNegativeErrorMsg))
+	}
 	return append(errs, validateMetaCommon(m, p)...)
 }
 
 // validateMetaCommon holds the checks shared by create and update: labels,
 // annotations, ownerReferences and finalizers.
-func validateMetaCommon(m *api.ObjectMeta, p *field.Path) field.ErrorList {
-	errs := validateLabels(m.Labels, p.Child("labels"))
-	errs = append(errs, validateAnnotations(m.Annotations, p.Child("annotations"))...)
-	errs = append(errs, validateOwnerReferences(m.OwnerReferences, p.Child("ownerReferences"))...)
-	errs = append(errs, validateFinalizers(m.Finalizers, p.Child("finalizers"))...)
+func validateMetaCommon(m *api.ObjectMeta, p *path) field.ErrorList {
+	lp, ap, op, fp := p.child("labels"), p.child("annotations"), p.child("ownerReferences"), p.child("finalizers")
+	errs := validateLabels(m.Labels, &lp)
+	errs = append(errs, validateAnnotations(m.Annotations, &ap)...)
+	errs = append(errs, validateOwnerReferences(m.OwnerReferences, &op)...)
+	errs = append(errs, validateFinalizers(m.Finalizers, &fp)...)
 	for i, f := range m.Finalizers {
-		errs = append(errs, validateKubeFinalizerName(f, p.Child("finalizers").Index(i))...)
+		ip := fp.at(i)
+		errs = append(errs, validateKubeFinalizerName(f, &ip)...)
 	}
 	return errs
 }
@@ -68,25 +72,40 @@ func validateMetaCommon(m *api.ObjectMeta, p *field.Path) field.ErrorList {
 // validateObjectMetaUpdate is ValidateObjectMetaUpdate. The check that an
 // update carries a resourceVersion is left out: in Converge an empty
 // resourceVersion means an unconditional write (see store.Update).
-func validateObjectMetaUpdate(m, old *api.ObjectMeta, p *field.Path) field.ErrorList {
+func validateObjectMetaUpdate(m, old *api.ObjectMeta, p *path) field.ErrorList {
 	var errs field.ErrorList
 	if old.DeletionTimestamp != nil {
-		errs = append(errs, validateNoNewFinalizers(m.Finalizers, old.Finalizers, p.Child("finalizers"))...)
+		errs = append(errs, validateNoNewFinalizers(m.Finalizers, old.Finalizers, p.child("finalizers"))...)
 	}
 	if m.Generation < old.Generation {
-		errs = append(errs, field.Invalid(p.Child("generation"), m.Generation, "must not be decremented"))
+		errs = append(errs, p.child("generation").invalid(m.Generation, "must not be decremented"))
 	}
-	errs = append(errs, validateImmutable(m.Name, old.Name, p.Child("name"))...)
-	errs = append(errs, validateImmutable(m.Namespace, old.Namespace, p.Child("namespace"))...)
-	errs = append(errs, validateImmutable(m.UID, old.UID, p.Child("uid"))...)
+	if m.Name != old.Name {
+		errs = append(errs, p.child("name").invalid(m.Name, fieldImmutableMsg))
+	}
+	if m.Namespace != old.Namespace {
+		errs = append(errs, p.child("namespace").invalid(m.Namespace, fieldImmutableMsg))
+	}
+	if m.UID != old.UID {
+		errs = append(errs, p.child("uid").invalid(m.UID, fieldImmutableMsg))
+	}
 	if !m.CreationTimestamp.Equal(old.CreationTimestamp) {
-		errs = append(errs, field.Invalid(p.Child("creationTimestamp"), m.CreationTimestamp, fieldImmutableMsg))
+		errs = append(errs, p.child("creationTimestamp").invalid(m.CreationTimestamp, fieldImmutableMsg))
 	}
 	if !equalTimePtr(m.DeletionTimestamp, old.DeletionTimestamp) {
-		errs = append(errs, field.Invalid(p.Child("deletionTimestamp"), m.DeletionTimestamp, fieldImmutableMsg))
+		errs = append(errs, p.child("deletionTimestamp").invalid(m.DeletionTimestamp, fieldImmutableMsg))
 	}
-	errs = append(errs, validateImmutable(m.DeletionGracePeriodSeconds, old.DeletionGracePeriodSeconds, p.Child("deletionGracePeriodSeconds"))...)
+	if !equalInt64Ptr(m.DeletionGracePeriodSeconds, old.DeletionGracePeriodSeconds) {
+		errs = append(errs, p.child("deletionGracePeriodSeconds").invalid(m.DeletionGracePeriodSeconds, fieldImmutableMsg))
+	}
 	return append(errs, validateMetaCommon(m, p)...)
+}
+
+func equalInt64Ptr(a, b *int64) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
 }
 
 func equalTimePtr(a, b *api.Time) bool {
@@ -98,70 +117,83 @@ func equalTimePtr(a, b *api.Time) bool {
 
 // validateLabels is ValidateLabels: every key a qualified name, every value a
 // label value. Errors are at the map's path, in key order.
-func validateLabels(m map[string]string, p *field.Path) field.ErrorList {
+func validateLabels(m map[string]string, p *path) field.ErrorList {
+	bad := false
+	for k, v := range m {
+		if labels.IsQualifiedName(k) != nil || labels.IsValidLabelValue(v) != nil {
+			bad = true
+			break
+		}
+	}
+	if !bad {
+		return nil
+	}
 	var errs field.ErrorList
 	for _, k := range sortedKeys(m) {
 		errs = append(errs, validateLabelName(k, p)...)
 		for _, msg := range labels.IsValidLabelValue(m[k]) {
-			errs = append(errs, field.Invalid(p, m[k], msg))
+			errs = append(errs, p.invalid(m[k], msg))
 		}
 	}
 	return errs
 }
 
-func validateLabelName(k string, p *field.Path) field.ErrorList {
+func validateLabelName(k string, p *path) field.ErrorList {
 	var errs field.ErrorList
 	for _, msg := range labels.IsQualifiedName(k) {
-		errs = append(errs, field.Invalid(p, k, msg))
+		errs = append(errs, p.invalid(k, msg))
 	}
 	return errs
 }
 
 // validateAnnotations is ValidateAnnotations: keys are qualified names
 // (case-insensitive) and keys plus values total at most 256 KiB.
-func validateAnnotations(m map[string]string, p *field.Path) field.ErrorList {
+func validateAnnotations(m map[string]string, p *path) field.ErrorList {
+	if len(m) == 0 {
+		return nil
+	}
 	var errs field.ErrorList
 	total := 0
 	for _, k := range sortedKeys(m) {
 		for _, msg := range labels.IsQualifiedName(strings.ToLower(k)) {
-			errs = append(errs, field.Invalid(p, k, msg))
+			errs = append(errs, p.invalid(k, msg))
 		}
 		total += len(k) + len(m[k])
 	}
 	if total > totalAnnotationSizeLimit {
-		errs = append(errs, field.TooLong(p, "", totalAnnotationSizeLimit))
+		errs = append(errs, p.tooLong("", totalAnnotationSizeLimit))
 	}
 	return errs
 }
 
 // validateOwnerReferences is ValidateOwnerReferences.
-func validateOwnerReferences(refs []api.OwnerReference, p *field.Path) field.ErrorList {
+func validateOwnerReferences(refs []api.OwnerReference, p *path) field.ErrorList {
 	var errs field.ErrorList
-	firstController := ""
-	for _, r := range refs {
+	first := -1 // the first controller reference
+	for i, r := range refs {
 		group, version := splitAPIVersion(r.APIVersion)
 		if version == "" {
-			errs = append(errs, field.Invalid(p.Child("apiVersion"), r.APIVersion, "version must not be empty"))
+			errs = append(errs, p.child("apiVersion").invalid(r.APIVersion, "version must not be empty"))
 		}
 		if r.Kind == "" {
-			errs = append(errs, field.Invalid(p.Child("kind"), r.Kind, "must not be empty"))
+			errs = append(errs, p.child("kind").invalid(r.Kind, "must not be empty"))
 		}
 		if r.Name == "" {
-			errs = append(errs, field.Invalid(p.Child("name"), r.Name, "must not be empty"))
+			errs = append(errs, p.child("name").invalid(r.Name, "must not be empty"))
 		}
 		if r.UID == "" {
-			errs = append(errs, field.Invalid(p.Child("uid"), r.UID, "must not be empty"))
+			errs = append(errs, p.child("uid").invalid(r.UID, "must not be empty"))
 		}
 		if group == "" && version == "v1" && r.Kind == api.KindEvent {
-			errs = append(errs, field.Invalid(p, r, fmt.Sprintf("%s/%s, Kind=%s is disallowed from being an owner", group, version, r.Kind)))
+			errs = append(errs, p.invalid(r, fmt.Sprintf("%s/%s, Kind=%s is disallowed from being an owner", group, version, r.Kind)))
 		}
 		if r.Controller != nil && *r.Controller {
-			name := r.Kind + "/" + r.Name
-			if firstController != "" {
-				errs = append(errs, field.Invalid(p, refs,
-					fmt.Sprintf("Only one reference can have Controller set to true. Found \"true\" in references for %v and %v", firstController, name)))
+			if first >= 0 {
+				errs = append(errs, p.invalid(refs,
+					fmt.Sprintf("Only one reference can have Controller set to true. Found \"true\" in references for %s/%s and %s/%s",
+						refs[first].Kind, refs[first].Name, r.Kind, r.Name)))
 			} else {
-				firstController = name
+				first = i
 			}
 		}
 	}
@@ -183,7 +215,7 @@ func splitAPIVersion(s string) (group, version string) {
 
 // validateFinalizers is ValidateFinalizers: qualified names, and orphan and
 // foregroundDeletion not both.
-func validateFinalizers(fs []string, p *field.Path) field.ErrorList {
+func validateFinalizers(fs []string, p *path) field.ErrorList {
 	var errs field.ErrorList
 	orphan, foreground := false, false
 	for _, f := range fs {
@@ -192,22 +224,22 @@ func validateFinalizers(fs []string, p *field.Path) field.ErrorList {
 		foreground = foreground || f == "foregroundDeletion"
 	}
 	if orphan && foreground {
-		errs = append(errs, field.Invalid(p, fs, "finalizer orphan and foregroundDeletion cannot be both set"))
+		errs = append(errs, p.invalid(fs, "finalizer orphan and foregroundDeletion cannot be both set"))
 	}
 	return errs
 }
 
 // validateKubeFinalizerName adds core's rule: a name without '/' must be a
 // standard finalizer.
-func validateKubeFinalizerName(f string, p *field.Path) field.ErrorList {
+func validateKubeFinalizerName(f string, p *path) field.ErrorList {
 	errs := validateLabelName(f, p)
 	if len(errs) == 0 && !strings.Contains(f, "/") && !standardFinalizers[f] {
-		errs = append(errs, field.Invalid(p, f, "name is neither a standard finalizer name nor is it fully qualified"))
+		errs = append(errs, p.invalid(f, "name is neither a standard finalizer name nor is it fully qualified"))
 	}
 	return errs
 }
 
-func validateNoNewFinalizers(fs, old []string, p *field.Path) field.ErrorList {
+func validateNoNewFinalizers(fs, old []string, p path) field.ErrorList {
 	had := map[string]bool{}
 	for _, f := range old {
 		had[f] = true
@@ -226,22 +258,22 @@ func validateNoNewFinalizers(fs, old []string, p *field.Path) field.ErrorList {
 	for i, f := range list {
 		quoted[i] = fmt.Sprintf("%q", f)
 	}
-	return field.ErrorList{field.Forbidden(p, fmt.Sprintf("no new finalizers can be added if the object is being deleted, found new finalizers []string{%s}", strings.Join(quoted, ", ")))}
+	return field.ErrorList{p.forbidden(fmt.Sprintf("no new finalizers can be added if the object is being deleted, found new finalizers []string{%s}", strings.Join(quoted, ", ")))}
 }
 
-// validateNonnegative is ValidateNonnegativeField.
-func validateNonnegative(v int64, p *field.Path) field.ErrorList {
+// validateNonnegative is ValidateNonnegativeField, at p's child name.
+func validateNonnegative(v int64, p *path, name string) field.ErrorList {
 	if v < 0 {
-		return field.ErrorList{field.Invalid(p, v, isNegativeErrorMsg)}
+		return field.ErrorList{p.child(name).invalid(v, isNegativeErrorMsg)}
 	}
 	return nil
 }
 
 // validateImmutable is ValidateImmutableField: the new value must equal the
 // old one semantically (nil and empty maps and lists are equal).
-func validateImmutable(v, old any, p *field.Path) field.ErrorList {
+func validateImmutable(v, old any, p path) field.ErrorList {
 	if !semanticEqual(v, old) {
-		return field.ErrorList{field.Invalid(p, v, fieldImmutableMsg)}
+		return field.ErrorList{p.invalid(v, fieldImmutableMsg)}
 	}
 	return nil
 }

@@ -34,54 +34,56 @@ func ValidatePod(pod, old *api.Pod) field.ErrorList {
 	if old == nil {
 		return validatePodMetadataAndSpec(pod)
 	}
-	errs := validateObjectMetaUpdate(&pod.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
+	meta := root("metadata")
+	errs := validateObjectMetaUpdate(&pod.ObjectMeta, &old.ObjectMeta, &meta)
 	errs = append(errs, validatePodMetadataAndSpec(pod)...)
 	return append(errs, validatePodSpecUpdate(pod, old)...)
 }
 
 // validatePodMetadataAndSpec is validatePodMetadataAndSpec.
 func validatePodMetadataAndSpec(pod *api.Pod) field.ErrorList {
-	meta, spec := field.NewPath("metadata"), field.NewPath("spec")
-	errs := validateObjectMeta(&pod.ObjectMeta, true, nameIsDNSSubdomain, meta)
-	errs = append(errs, validatePodSpecificAnnotations(pod.Annotations, meta.Child("annotations"))...)
-	errs = append(errs, validatePodSpec(&pod.Spec, spec, podOptions{resourceIsPod: true})...)
-	errs = append(errs, validateContainersOnlyForPod(pod.Spec.Containers, spec.Child("containers"))...)
-	return append(errs, validateContainersOnlyForPod(pod.Spec.InitContainers, spec.Child("initContainers"))...)
+	meta, spec := root("metadata"), root("spec")
+	ap, cp, ip := meta.child("annotations"), spec.child("containers"), spec.child("initContainers")
+	errs := validateObjectMeta(&pod.ObjectMeta, true, nameIsDNSSubdomain, &meta)
+	errs = append(errs, validatePodSpecificAnnotations(pod.Annotations, &ap)...)
+	errs = append(errs, validatePodSpec(&pod.Spec, &spec, podOptions{resourceIsPod: true})...)
+	errs = append(errs, validateContainersOnlyForPod(pod.Spec.Containers, &cp)...)
+	return append(errs, validateContainersOnlyForPod(pod.Spec.InitContainers, &ip)...)
 }
 
 func validatePodSpecUpdate(pod, old *api.Pod) field.ErrorList {
-	spec := field.NewPath("spec")
-	errs, stop := validateContainerUpdates(pod.Spec.Containers, old.Spec.Containers, spec.Child("containers"))
+	spec := root("spec")
+	cp, ip, adsPath, tp := spec.child("containers"), spec.child("initContainers"), spec.child("activeDeadlineSeconds"), spec.child("tolerations")
+	errs, stop := validateContainerUpdates(pod.Spec.Containers, old.Spec.Containers, &cp)
 	if stop {
 		return errs
 	}
-	initErrs, stop := validateContainerUpdates(pod.Spec.InitContainers, old.Spec.InitContainers, spec.Child("initContainers"))
+	initErrs, stop := validateContainerUpdates(pod.Spec.InitContainers, old.Spec.InitContainers, &ip)
 	errs = append(errs, initErrs...)
 	if stop {
 		return errs
 	}
-	adsPath := spec.Child("activeDeadlineSeconds")
 	if ads := pod.Spec.ActiveDeadlineSeconds; ads != nil {
 		if *ads < 0 || *ads > math.MaxInt32 {
-			return append(errs, field.Invalid(adsPath, *ads, inclusiveRangeError(0, math.MaxInt32)))
+			return append(errs, adsPath.invalid(*ads, inclusiveRangeError(0, math.MaxInt32)))
 		}
 		if o := old.Spec.ActiveDeadlineSeconds; o != nil && *o < *ads {
-			return append(errs, field.Invalid(adsPath, *ads, "must be less than or equal to previous value"))
+			return append(errs, adsPath.invalid(*ads, "must be less than or equal to previous value"))
 		}
 	} else if old.Spec.ActiveDeadlineSeconds != nil {
-		errs = append(errs, field.Invalid(adsPath, pod.Spec.ActiveDeadlineSeconds, "must not update from a positive integer to nil value"))
+		errs = append(errs, adsPath.invalid(pod.Spec.ActiveDeadlineSeconds, "must not update from a positive integer to nil value"))
 	}
-	errs = append(errs, validateOnlyAddedTolerations(pod.Spec.Tolerations, old.Spec.Tolerations, spec.Child("tolerations"))...)
+	errs = append(errs, validateOnlyAddedTolerations(pod.Spec.Tolerations, old.Spec.Tolerations, &tp)...)
 	if semanticEqual(pod.Spec, old.Spec) {
 		return errs
 	}
 	if oldQ, newQ := podQOS(old), computePodQOS(&pod.Spec); oldQ != newQ {
 		// kube reports this at "metadata", with the (unchanged) status value.
-		errs = append(errs, field.Invalid(field.NewPath("metadata"), pod.Status.QOSClass, "Pod QoS is immutable"))
+		errs = append(errs, root("metadata").invalid(pod.Status.QOSClass, "Pod QoS is immutable"))
 	}
 	munged := mungePodSpec(pod.Spec, old.Spec)
 	if !semanticEqual(munged, old.Spec) {
-		errs = append(errs, field.Forbidden(spec, fmt.Sprintf("pod updates may not change fields other than %s\n%s",
+		errs = append(errs, spec.forbidden(fmt.Sprintf("pod updates may not change fields other than %s\n%s",
 			strings.Join(updatablePodSpecFields, ","), podSpecDiff(old.Spec, munged))))
 	}
 	return errs
@@ -89,17 +91,18 @@ func validatePodSpecUpdate(pod, old *api.Pod) field.ErrorList {
 
 // validateContainerUpdates is ValidateContainerUpdates: the same number of
 // containers, each with an image.
-func validateContainerUpdates(cs, old []api.Container, p *field.Path) (field.ErrorList, bool) {
+func validateContainerUpdates(cs, old []api.Container, p *path) (field.ErrorList, bool) {
 	if len(cs) != len(old) {
-		return field.ErrorList{field.Forbidden(p, "pod updates may not add or remove containers")}, true
+		return field.ErrorList{p.forbidden("pod updates may not add or remove containers")}, true
 	}
 	var errs field.ErrorList
 	for i, c := range cs {
+		cp := p.at(i)
 		if c.Image == "" {
-			errs = append(errs, field.Required(p.Index(i).Child("image"), ""))
+			errs = append(errs, cp.child("image").required(""))
 		}
 		if len(strings.TrimSpace(c.Image)) != len(c.Image) {
-			errs = append(errs, field.Invalid(p.Index(i).Child("image"), c.Image, "must not have leading or trailing whitespace"))
+			errs = append(errs, cp.child("image").invalid(c.Image, "must not have leading or trailing whitespace"))
 		}
 	}
 	return errs, false

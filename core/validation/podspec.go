@@ -17,18 +17,19 @@ type podOptions struct {
 // validatePodTemplateSpec is ValidatePodTemplateSpec. Note kube's paths: the
 // template's labels and annotations are reported at <template>.labels and
 // <template>.annotations (without "metadata"), unlike the selector mismatch.
-func validatePodTemplateSpec(t *api.PodTemplateSpec, p *field.Path) field.ErrorList {
-	errs := validateLabels(t.Labels, p.Child("labels"))
-	errs = append(errs, validateAnnotations(t.Annotations, p.Child("annotations"))...)
-	errs = append(errs, validatePodSpecificAnnotations(t.Annotations, p.Child("annotations"))...)
-	return append(errs, validatePodSpec(&t.Spec, p.Child("spec"), podOptions{})...)
+func validatePodTemplateSpec(t *api.PodTemplateSpec, p *path) field.ErrorList {
+	lp, ap, sp := p.child("labels"), p.child("annotations"), p.child("spec")
+	errs := validateLabels(t.Labels, &lp)
+	errs = append(errs, validateAnnotations(t.Annotations, &ap)...)
+	errs = append(errs, validatePodSpecificAnnotations(t.Annotations, &ap)...)
+	return append(errs, validatePodSpec(&t.Spec, &sp, podOptions{})...)
 }
 
 // validatePodSpecificAnnotations checks the annotations kube gives meaning to
 // on pods; of those Converge knows controller.kubernetes.io/pod-deletion-cost.
-func validatePodSpecificAnnotations(a map[string]string, p *field.Path) field.ErrorList {
+func validatePodSpecificAnnotations(a map[string]string, p *path) field.ErrorList {
 	if v, ok := a[api.PodDeletionCostAnnotation]; ok && !isValidDeletionCost(v) {
-		return field.ErrorList{field.Invalid(p.Key(api.PodDeletionCostAnnotation), v, "must be a 32bit integer")}
+		return field.ErrorList{p.keyAt(api.PodDeletionCostAnnotation).invalid(v, "must be a 32bit integer")}
 	}
 	return nil
 }
@@ -43,79 +44,81 @@ var (
 // pass-through fields kept as raw JSON (securityContext, affinity,
 // topologySpreadConstraints, imagePullSecrets, lifecycle hooks ...) are not
 // validated, except volumes and volume mounts, whose names are.
-func validatePodSpec(s *api.PodSpec, p *field.Path, opts podOptions) field.ErrorList {
+func validatePodSpec(s *api.PodSpec, p *path, opts podOptions) field.ErrorList {
 	var errs field.ErrorList
 	if s.TerminationGracePeriodSeconds == nil {
-		errs = append(errs, field.Required(p.Child("terminationGracePeriodSeconds"), ""))
+		errs = append(errs, p.child("terminationGracePeriodSeconds").required(""))
 	}
-	vols, volErrs := validateVolumes(s.Volumes, p.Child("volumes"))
+	vp, cp, ip, np, tp := p.child("volumes"), p.child("containers"), p.child("initContainers"), p.child("nodeSelector"), p.child("tolerations")
+	vols, volErrs := validateVolumes(s.Volumes, &vp)
 	errs = append(errs, volErrs...)
-	errs = append(errs, validateContainers(s.Containers, vols, p.Child("containers"))...)
-	errs = append(errs, validateInitContainers(s.InitContainers, s.Containers, vols, p.Child("initContainers"))...)
-	errs = append(errs, validateHostNetworkPorts(s, p, opts)...)
-	errs = append(errs, validateEnum(s.RestartPolicy, restartPolicies, p.Child("restartPolicy"))...)
-	errs = append(errs, validateEnum(s.DNSPolicy, dnsPolicies, p.Child("dnsPolicy"))...)
-	errs = append(errs, validateLabels(s.NodeSelector, p.Child("nodeSelector"))...)
+	errs = append(errs, validateContainers(s.Containers, vols, &cp)...)
+	errs = append(errs, validateInitContainers(s.InitContainers, s.Containers, vols, &ip)...)
+	errs = append(errs, validateHostNetworkPorts(s, &cp, opts)...)
+	errs = append(errs, validateEnum(s.RestartPolicy, restartPolicies, p, "restartPolicy")...)
+	errs = append(errs, validateEnum(s.DNSPolicy, dnsPolicies, p, "dnsPolicy")...)
+	errs = append(errs, validateLabels(s.NodeSelector, &np)...)
 	if s.DNSPolicy == "None" {
 		// Converge does not model dnsConfig, which dnsPolicy None requires.
-		errs = append(errs, field.Required(p.Child("dnsConfig"), "must provide `dnsConfig` when `dnsPolicy` is None"))
+		errs = append(errs, p.child("dnsConfig").required("must provide `dnsConfig` when `dnsPolicy` is None"))
 	}
-	errs = append(errs, validateNameField(s.ServiceAccountName, p.Child("serviceAccountName"))...)
-	errs = append(errs, validateNameField(s.NodeName, p.Child("nodeName"))...)
+	errs = append(errs, validateNameField(s.ServiceAccountName, p, "serviceAccountName")...)
+	errs = append(errs, validateNameField(s.NodeName, p, "nodeName")...)
 	if s.ActiveDeadlineSeconds != nil {
 		if v := *s.ActiveDeadlineSeconds; v < 1 || v > math.MaxInt32 {
-			errs = append(errs, field.Invalid(p.Child("activeDeadlineSeconds"), v, inclusiveRangeError(1, math.MaxInt32)))
+			errs = append(errs, p.child("activeDeadlineSeconds").invalid(v, inclusiveRangeError(1, math.MaxInt32)))
 		}
 	}
-	errs = append(errs, validateDNS1123LabelField(s.Hostname, p.Child("hostname"))...)
-	errs = append(errs, validateDNS1123LabelField(s.Subdomain, p.Child("subdomain"))...)
-	errs = append(errs, validateTolerations(s.Tolerations, p.Child("tolerations"))...)
-	errs = append(errs, validateNameField(s.PriorityClassName, p.Child("priorityClassName"))...)
+	errs = append(errs, validateDNS1123LabelField(s.Hostname, p, "hostname")...)
+	errs = append(errs, validateDNS1123LabelField(s.Subdomain, p, "subdomain")...)
+	errs = append(errs, validateTolerations(s.Tolerations, &tp)...)
+	errs = append(errs, validateNameField(s.PriorityClassName, p, "priorityClassName")...)
 	if s.PreemptionPolicy != nil {
-		errs = append(errs, validateEnum(*s.PreemptionPolicy, preemptionPolicies, p.Child("preemptionPolicy"))...)
+		errs = append(errs, validateEnum(*s.PreemptionPolicy, preemptionPolicies, p, "preemptionPolicy")...)
 	}
 	return errs
 }
 
-// validateEnum is kube's pattern for a defaulted enum: Required when empty,
-// Unsupported when not one of the values.
-func validateEnum(v string, supported []string, p *field.Path) field.ErrorList {
-	if v == "" {
-		return field.ErrorList{field.Required(p, "")}
-	}
+// validateEnum is kube's pattern for a defaulted enum at p's child name:
+// Required when empty, Unsupported when not one of the values.
+func validateEnum(v string, supported []string, p *path, name string) field.ErrorList {
 	for _, s := range supported {
 		if v == s {
 			return nil
 		}
 	}
-	return field.ErrorList{field.NotSupported(p, v, supported)}
+	if v == "" {
+		return field.ErrorList{p.child(name).required("")}
+	}
+	return field.ErrorList{p.child(name).notSupported(v, supported)}
 }
 
 // validateNameField checks an optional reference to an object whose name is a
 // DNS subdomain (node, service account, priority class).
-func validateNameField(v string, p *field.Path) field.ErrorList {
+func validateNameField(v string, p *path, name string) field.ErrorList {
 	if v == "" {
 		return nil
 	}
 	var errs field.ErrorList
 	for _, msg := range nameIsDNSSubdomain(v, false) {
-		errs = append(errs, field.Invalid(p, v, msg))
+		errs = append(errs, p.child(name).invalid(v, msg))
 	}
 	return errs
 }
 
 // validateDNS1123LabelField checks an optional DNS label field.
-func validateDNS1123LabelField(v string, p *field.Path) field.ErrorList {
+func validateDNS1123LabelField(v string, p *path, name string) field.ErrorList {
 	if v == "" {
 		return nil
 	}
-	return validateDNS1123Label(v, p)
+	c := p.child(name)
+	return validateDNS1123Label(v, &c)
 }
 
-func validateDNS1123Label(v string, p *field.Path) field.ErrorList {
+func validateDNS1123Label(v string, p *path) field.ErrorList {
 	var errs field.ErrorList
 	for _, msg := range labels.IsDNS1123Label(v) {
-		errs = append(errs, field.Invalid(p, v, msg))
+		errs = append(errs, p.invalid(v, msg))
 	}
 	return errs
 }
@@ -124,7 +127,7 @@ func validateDNS1123Label(v string, p *field.Path) field.ErrorList {
 // hostPort must equal its containerPort. In templates 0 is allowed (it is
 // defaulted when the pod is made); Converge does not default hostPort on
 // pods either, so 0 is allowed there too.
-func validateHostNetworkPorts(s *api.PodSpec, p *field.Path, _ podOptions) field.ErrorList {
+func validateHostNetworkPorts(s *api.PodSpec, containers *path, _ podOptions) field.ErrorList {
 	if !s.HostNetwork {
 		return nil
 	}
@@ -132,8 +135,10 @@ func validateHostNetworkPorts(s *api.PodSpec, p *field.Path, _ podOptions) field
 	for i, c := range s.Containers {
 		for j, port := range c.Ports {
 			if port.HostPort != 0 && port.HostPort != port.ContainerPort {
-				errs = append(errs, field.Invalid(p.Child("containers").Index(i).Child("ports").Index(j).Child("hostPort"),
-					port.HostPort, "must match `containerPort` when `hostNetwork` is true"))
+				cp := containers.at(i)
+				pp := cp.child("ports")
+				hp := pp.at(j)
+				errs = append(errs, hp.child("hostPort").invalid(port.HostPort, "must match `containerPort` when `hostNetwork` is true"))
 			}
 		}
 	}

@@ -48,42 +48,45 @@ func isOvercommitAllowed(n string) bool { return isNativeResource(n) && !isHugeP
 func isIntegerResourceName(n string) bool { return integerResources[n] || isExtendedResourceName(n) }
 
 // validateResourceName is validateResourceName.
-func validateResourceName(n string, p *field.Path) field.ErrorList {
+func validateResourceName(n string, p *path) field.ErrorList {
 	var errs field.ErrorList
 	for _, msg := range labels.IsQualifiedName(n) {
-		errs = append(errs, field.Invalid(p, n, msg))
+		errs = append(errs, p.invalid(n, msg))
 	}
 	if len(errs) != 0 {
 		return errs
 	}
 	if !strings.Contains(n, "/") && !standardResources[n] && !strings.HasPrefix(n, hugePagesPrefix) && !strings.HasPrefix(n, "requests."+hugePagesPrefix) {
-		errs = append(errs, field.Invalid(p, n, "must be a standard resource type or fully qualified"))
+		errs = append(errs, p.invalid(n, "must be a standard resource type or fully qualified"))
 	}
 	return errs
 }
 
 // validateContainerResourceName is validateContainerResourceName.
-func validateContainerResourceName(n string, p *field.Path) field.ErrorList {
+func validateContainerResourceName(n string, p *path) field.ErrorList {
+	if standardContainerResources[n] {
+		return nil
+	}
 	errs := validateResourceName(n, p)
 	if !strings.Contains(n, "/") {
-		if !standardContainerResources[n] && !isHugePageResourceName(n) {
-			errs = append(errs, field.Invalid(p, n, "must be a standard resource for containers"))
+		if !isHugePageResourceName(n) {
+			errs = append(errs, p.invalid(n, "must be a standard resource for containers"))
 		}
 	} else if !isNativeResource(n) && !isExtendedResourceName(n) {
-		errs = append(errs, field.Invalid(p, n, "doesn't follow extended resource name standard"))
+		errs = append(errs, p.invalid(n, "doesn't follow extended resource name standard"))
 	}
 	return errs
 }
 
 // validateResourceQuantityValue is ValidateResourceQuantityValue: not
 // negative, and whole for integer resources (pods, extended resources).
-func validateResourceQuantityValue(n string, q api.Quantity, p *field.Path) field.ErrorList {
+func validateResourceQuantityValue(n string, q api.Quantity, p *path) field.ErrorList {
 	var errs field.ErrorList
 	if q.Sign() < 0 {
-		errs = append(errs, field.Invalid(p, q.CanonicalString(), isNegativeErrorMsg))
+		errs = append(errs, p.invalid(q.CanonicalString(), isNegativeErrorMsg))
 	}
-	if isIntegerResourceName(n) && q.MilliValue()%1000 != 0 {
-		errs = append(errs, field.Invalid(p, q.CanonicalString(), "must be an integer"))
+	if q.MilliValue()%1000 != 0 && isIntegerResourceName(n) {
+		errs = append(errs, p.invalid(q.CanonicalString(), "must be an integer"))
 	}
 	return errs
 }
@@ -103,48 +106,48 @@ func hugePageValueError(n string, q api.Quantity) string {
 // be overcommitted, such as extended resources and huge pages, which also
 // need a limit), huge pages only with cpu or memory. Keys are checked in
 // sorted order.
-func validateResourceRequirements(r *api.ResourceRequirements, p *field.Path) field.ErrorList {
+func validateResourceRequirements(r *api.ResourceRequirements, p *path) field.ErrorList {
 	var errs field.ErrorList
-	limPath, reqPath := p.Child("limits"), p.Child("requests")
+	limPath, reqPath := p.child("limits"), p.child("requests")
 	cpuOrMemory, hugePages := false, false
 	for _, n := range sortedKeys(r.Limits) {
 		q := r.Limits[n]
-		kp := limPath.Key(n)
-		errs = append(errs, validateContainerResourceName(n, kp)...)
-		errs = append(errs, validateResourceQuantityValue(n, q, kp)...)
+		kp := limPath.keyAt(n)
+		errs = append(errs, validateContainerResourceName(n, &kp)...)
+		errs = append(errs, validateResourceQuantityValue(n, q, &kp)...)
 		if isHugePageResourceName(n) {
 			hugePages = true
 			if msg := hugePageValueError(n, q); msg != "" {
-				errs = append(errs, field.Invalid(kp, q.CanonicalString(), msg))
+				errs = append(errs, kp.invalid(q.CanonicalString(), msg))
 			}
 		}
 		cpuOrMemory = cpuOrMemory || n == api.ResourceCPU || n == api.ResourceMemory
 	}
 	for _, n := range sortedKeys(r.Requests) {
 		q := r.Requests[n]
-		kp := reqPath.Key(n)
-		errs = append(errs, validateContainerResourceName(n, kp)...)
-		errs = append(errs, validateResourceQuantityValue(n, q, kp)...)
+		kp := reqPath.keyAt(n)
+		errs = append(errs, validateContainerResourceName(n, &kp)...)
+		errs = append(errs, validateResourceQuantityValue(n, q, &kp)...)
 		if limit, ok := r.Limits[n]; ok {
 			switch {
 			case q.MilliValue() != limit.MilliValue() && !isOvercommitAllowed(n):
-				errs = append(errs, field.Invalid(reqPath, q.CanonicalString(), fmt.Sprintf("must be equal to %s limit of %s", n, limit.CanonicalString())))
+				errs = append(errs, reqPath.invalid(q.CanonicalString(), fmt.Sprintf("must be equal to %s limit of %s", n, limit.CanonicalString())))
 			case q.MilliValue() > limit.MilliValue():
-				errs = append(errs, field.Invalid(reqPath, q.CanonicalString(), fmt.Sprintf("must be less than or equal to %s limit of %s", n, limit.CanonicalString())))
+				errs = append(errs, reqPath.invalid(q.CanonicalString(), fmt.Sprintf("must be less than or equal to %s limit of %s", n, limit.CanonicalString())))
 			}
 		} else if !isOvercommitAllowed(n) {
-			errs = append(errs, field.Required(limPath, "Limit must be set for non overcommitable resources"))
+			errs = append(errs, limPath.required("Limit must be set for non overcommitable resources"))
 		}
 		if isHugePageResourceName(n) {
 			hugePages = true
 			if msg := hugePageValueError(n, q); msg != "" {
-				errs = append(errs, field.Invalid(kp, q.CanonicalString(), msg))
+				errs = append(errs, kp.invalid(q.CanonicalString(), msg))
 			}
 		}
 		cpuOrMemory = cpuOrMemory || n == api.ResourceCPU || n == api.ResourceMemory
 	}
 	if hugePages && !cpuOrMemory {
-		errs = append(errs, field.Forbidden(p, "HugePages require cpu or memory"))
+		errs = append(errs, p.forbidden("HugePages require cpu or memory"))
 	}
 	return errs
 }

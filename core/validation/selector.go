@@ -9,35 +9,39 @@ import (
 // validateLabelSelector is metav1 validation's ValidateLabelSelector with
 // strict label values (AllowInvalidLabelValueInSelector false), as the apps
 // validation uses it.
-func validateLabelSelector(ls *api.LabelSelector, p *field.Path) field.ErrorList {
+func validateLabelSelector(ls *api.LabelSelector, p *path) field.ErrorList {
 	if ls == nil {
 		return nil
 	}
-	errs := validateLabels(ls.MatchLabels, p.Child("matchLabels"))
+	mp, ep := p.child("matchLabels"), p.child("matchExpressions")
+	errs := validateLabels(ls.MatchLabels, &mp)
 	for i, e := range ls.MatchExpressions {
-		errs = append(errs, validateLabelSelectorRequirement(e, p.Child("matchExpressions").Index(i))...)
+		ip := ep.at(i)
+		errs = append(errs, validateLabelSelectorRequirement(e, &ip)...)
 	}
 	return errs
 }
 
-func validateLabelSelectorRequirement(r api.LabelSelectorRequirement, p *field.Path) field.ErrorList {
+func validateLabelSelectorRequirement(r api.LabelSelectorRequirement, p *path) field.ErrorList {
 	var errs field.ErrorList
+	vp := p.child("values")
 	switch r.Operator {
 	case api.LabelSelectorOpIn, api.LabelSelectorOpNotIn:
 		if len(r.Values) == 0 {
-			errs = append(errs, field.Required(p.Child("values"), "must be specified when `operator` is 'In' or 'NotIn'"))
+			errs = append(errs, vp.required("must be specified when `operator` is 'In' or 'NotIn'"))
 		}
 	case api.LabelSelectorOpExists, api.LabelSelectorOpDoesNotExist:
 		if len(r.Values) > 0 {
-			errs = append(errs, field.Forbidden(p.Child("values"), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"))
+			errs = append(errs, vp.forbidden("may not be specified when `operator` is 'Exists' or 'DoesNotExist'"))
 		}
 	default:
-		errs = append(errs, field.Invalid(p.Child("operator"), r.Operator, "not a valid selector operator"))
+		errs = append(errs, p.child("operator").invalid(r.Operator, "not a valid selector operator"))
 	}
-	errs = append(errs, validateLabelName(r.Key, p.Child("key"))...)
+	kp := p.child("key")
+	errs = append(errs, validateLabelName(r.Key, &kp)...)
 	for i, v := range r.Values {
 		for _, msg := range labels.IsValidLabelValue(v) {
-			errs = append(errs, field.Invalid(p.Child("values").Index(i), v, msg))
+			errs = append(errs, vp.at(i).invalid(v, msg))
 		}
 	}
 	return errs
@@ -48,20 +52,20 @@ func validateLabelSelectorRequirement(r api.LabelSelectorRequirement, p *field.P
 // valid, not empty. It returns the parsed selector, and false when
 // LabelSelectorAsSelector would fail (then the template is not validated,
 // as in kube).
-func validateWorkloadSelector(ls *api.LabelSelector, p *field.Path) (labels.Selector, bool, field.ErrorList) {
+func validateWorkloadSelector(ls *api.LabelSelector, p *path) (labels.Selector, bool, field.ErrorList) {
 	var errs field.ErrorList
 	if ls == nil {
-		errs = append(errs, field.Required(p, ""))
+		errs = append(errs, p.required(""))
 	} else {
 		errs = append(errs, validateLabelSelector(ls, p)...)
 		if len(ls.MatchLabels)+len(ls.MatchExpressions) == 0 {
 			// kube says "deployment" for ReplicaSets too.
-			errs = append(errs, field.Invalid(p, ls, "empty selector is invalid for deployment"))
+			errs = append(errs, p.invalid(ls, "empty selector is invalid for deployment"))
 		}
 	}
 	sel, err := labels.FromLabelSelector(ls)
 	if err != nil {
-		return sel, false, append(errs, field.Invalid(p, ls, "invalid label selector"))
+		return sel, false, append(errs, p.invalid(ls, "invalid label selector"))
 	}
 	return sel, true, errs
 }

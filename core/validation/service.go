@@ -22,57 +22,61 @@ const kubeletPort = 10250
 // immutability of an allocated clusterIP.
 func ValidateService(s, old *api.Service) field.ErrorList {
 	var errs field.ErrorList
-	meta := field.NewPath("metadata")
+	meta := root("metadata")
 	if old != nil {
-		errs = validateObjectMetaUpdate(&s.ObjectMeta, &old.ObjectMeta, meta)
+		errs = validateObjectMetaUpdate(&s.ObjectMeta, &old.ObjectMeta, &meta)
 	}
-	errs = append(errs, validateObjectMeta(&s.ObjectMeta, true, nameIsDNS1035Label, meta)...)
+	errs = append(errs, validateObjectMeta(&s.ObjectMeta, true, nameIsDNS1035Label, &meta)...)
 	spec := s.Spec
-	p := field.NewPath("spec")
+	p := root("spec")
+	ports, ips := p.child("ports"), p.child("clusterIPs")
 	headless := isHeadlessService(s)
 	if len(spec.Ports) == 0 && !headless && spec.Type != "ExternalName" {
-		errs = append(errs, field.Required(p.Child("ports"), ""))
+		errs = append(errs, ports.required(""))
 	}
 	switch spec.Type {
 	case "LoadBalancer":
 		for i, port := range spec.Ports {
 			if port.Port == kubeletPort {
-				errs = append(errs, field.Invalid(p.Child("ports").Index(i), port.Port, "may not expose port 10250 externally since it is used by kubelet"))
+				errs = append(errs, ports.at(i).invalid(port.Port, "may not expose port 10250 externally since it is used by kubelet"))
 			}
 		}
 		if headless {
-			errs = append(errs, field.Invalid(p.Child("clusterIPs").Index(0), "None", "may not be set to 'None' for LoadBalancer services"))
+			errs = append(errs, ips.at(0).invalid("None", "may not be set to 'None' for LoadBalancer services"))
 		}
 	case "NodePort":
 		if headless {
-			errs = append(errs, field.Invalid(p.Child("clusterIPs").Index(0), "None", "may not be set to 'None' for NodePort services"))
+			errs = append(errs, ips.at(0).invalid("None", "may not be set to 'None' for NodePort services"))
 		}
 	case "ExternalName":
 		if spec.ClusterIP != "" || len(spec.ClusterIPs) > 0 {
-			errs = append(errs, field.Forbidden(p.Child("clusterIPs"), "may not be set for ExternalName services"))
+			errs = append(errs, ips.forbidden("may not be set for ExternalName services"))
 		}
 		// Converge does not model spec.externalName, which ExternalName needs.
-		errs = append(errs, field.Required(p.Child("externalName"), ""))
+		errs = append(errs, p.child("externalName").required(""))
 	}
 	names := map[string]bool{}
 	for i := range spec.Ports {
-		errs = append(errs, validateServicePort(&spec.Ports[i], len(spec.Ports) > 1, names, p.Child("ports").Index(i))...)
+		pp := ports.at(i)
+		errs = append(errs, validateServicePort(&spec.Ports[i], len(spec.Ports) > 1, names, &pp)...)
 	}
 	if spec.Selector != nil {
-		errs = append(errs, validateLabels(spec.Selector, p.Child("selector"))...)
+		sp := p.child("selector")
+		errs = append(errs, validateLabels(spec.Selector, &sp)...)
 	}
-	errs = append(errs, validateEnum(spec.SessionAffinity, sessionAffinities, p.Child("sessionAffinity"))...)
-	errs = append(errs, validateEnum(spec.Type, serviceTypes, p.Child("type"))...)
+	errs = append(errs, validateEnum(spec.SessionAffinity, sessionAffinities, &p, "sessionAffinity")...)
+	errs = append(errs, validateEnum(spec.Type, serviceTypes, &p, "type")...)
 	if spec.Type == "ClusterIP" {
 		for i, port := range spec.Ports {
 			if port.NodePort != 0 {
-				errs = append(errs, field.Forbidden(p.Child("ports").Index(i).Child("nodePort"), "may not be used when `type` is 'ClusterIP'"))
+				pp := ports.at(i)
+				errs = append(errs, pp.child("nodePort").forbidden("may not be used when `type` is 'ClusterIP'"))
 			}
 		}
 	}
-	errs = append(errs, duplicateServicePorts(spec.Ports, p.Child("ports"))...)
+	errs = append(errs, duplicateServicePorts(spec.Ports, &ports)...)
 	if spec.InternalTrafficPolicy != "" {
-		errs = append(errs, validateEnum(spec.InternalTrafficPolicy, internalTrafficPolicies, p.Child("internalTrafficPolicy"))...)
+		errs = append(errs, validateEnum(spec.InternalTrafficPolicy, internalTrafficPolicies, &p, "internalTrafficPolicy")...)
 	}
 	return errs
 }
@@ -83,27 +87,28 @@ func isHeadlessService(s *api.Service) bool {
 }
 
 // validateServicePort is validateServicePort.
-func validateServicePort(sp *api.ServicePort, requireName bool, names map[string]bool, p *field.Path) field.ErrorList {
+func validateServicePort(sp *api.ServicePort, requireName bool, names map[string]bool, p *path) field.ErrorList {
 	var errs field.ErrorList
+	np, tp := p.child("name"), p.child("targetPort")
 	if requireName && sp.Name == "" {
-		errs = append(errs, field.Required(p.Child("name"), ""))
+		errs = append(errs, np.required(""))
 	} else if sp.Name != "" {
-		errs = append(errs, validateDNS1123Label(sp.Name, p.Child("name"))...)
+		errs = append(errs, validateDNS1123Label(sp.Name, &np)...)
 		if names[sp.Name] {
-			errs = append(errs, field.Duplicate(p.Child("name"), sp.Name))
+			errs = append(errs, np.duplicate(sp.Name))
 		} else {
 			names[sp.Name] = true
 		}
 	}
 	for _, msg := range IsValidPortNum(int(sp.Port)) {
-		errs = append(errs, field.Invalid(p.Child("port"), sp.Port, msg))
+		errs = append(errs, p.child("port").invalid(sp.Port, msg))
 	}
-	errs = append(errs, validateEnum(sp.Protocol, portProtocols, p.Child("protocol"))...)
-	return append(errs, validatePortNumOrName(derefIntOrString(sp.TargetPort), p.Child("targetPort"))...)
+	errs = append(errs, validateEnum(sp.Protocol, portProtocols, p, "protocol")...)
+	return append(errs, validatePortNumOrName(derefIntOrString(sp.TargetPort), &tp)...)
 }
 
 // duplicateServicePorts reports node ports and ports used twice for a protocol.
-func duplicateServicePorts(ports []api.ServicePort, p *field.Path) field.ErrorList {
+func duplicateServicePorts(ports []api.ServicePort, p *path) field.ErrorList {
 	var errs field.ErrorList
 	type key struct {
 		protocol string
@@ -116,7 +121,8 @@ func duplicateServicePorts(ports []api.ServicePort, p *field.Path) field.ErrorLi
 		}
 		k := key{port.Protocol, port.NodePort}
 		if nodePorts[k] {
-			errs = append(errs, field.Duplicate(p.Index(i).Child("nodePort"), port.NodePort))
+			pp := p.at(i)
+			errs = append(errs, pp.child("nodePort").duplicate(port.NodePort))
 		}
 		nodePorts[k] = true
 	}
@@ -124,7 +130,7 @@ func duplicateServicePorts(ports []api.ServicePort, p *field.Path) field.ErrorLi
 	for i, port := range ports {
 		k := key{port.Protocol, port.Port}
 		if seen[k] {
-			errs = append(errs, field.Duplicate(p.Index(i), internalServicePort{Protocol: port.Protocol, Port: port.Port}))
+			errs = append(errs, p.at(i).duplicate(internalServicePort{Protocol: port.Protocol, Port: port.Port}))
 		}
 		seen[k] = true
 	}

@@ -14,52 +14,55 @@ var (
 )
 
 // validateTolerations is ValidateTolerations.
-func validateTolerations(ts []api.Toleration, p *field.Path) field.ErrorList {
+func validateTolerations(ts []api.Toleration, p *path) field.ErrorList {
 	var errs field.ErrorList
 	for i, t := range ts {
-		ip := p.Index(i)
+		ip := p.at(i)
 		if t.Key != "" {
-			errs = append(errs, validateLabelName(t.Key, ip.Child("key"))...)
+			kp := ip.child("key")
+			errs = append(errs, validateLabelName(t.Key, &kp)...)
 		}
+		op := ip.child("operator")
 		if t.Key == "" && t.Operator != "Exists" {
-			errs = append(errs, field.Invalid(ip.Child("operator"), t.Operator,
+			errs = append(errs, op.invalid(t.Operator,
 				"operator must be Exists when `key` is empty, which means \"match all values and all keys\""))
 		}
 		if t.TolerationSeconds != nil && t.Effect != api.TaintEffectNoExecute {
-			errs = append(errs, field.Invalid(ip.Child("effect"), t.Effect, "effect must be 'NoExecute' when `tolerationSeconds` is set"))
+			errs = append(errs, ip.child("effect").invalid(t.Effect, "effect must be 'NoExecute' when `tolerationSeconds` is set"))
 		}
 		switch t.Operator {
 		case "Equal", "":
 			if msgs := labels.IsValidLabelValue(t.Value); len(msgs) != 0 {
-				errs = append(errs, field.Invalid(ip.Child("operator"), t.Value, strings.Join(msgs, ";")))
+				errs = append(errs, op.invalid(t.Value, strings.Join(msgs, ";")))
 			}
 		case "Exists":
 			if t.Value != "" {
-				errs = append(errs, field.Invalid(ip.Child("operator"), internalTolerationOf(t), "value must be empty when `operator` is 'Exists'"))
+				errs = append(errs, op.invalid(internalTolerationOf(t), "value must be empty when `operator` is 'Exists'"))
 			}
 		default:
-			errs = append(errs, field.NotSupported(ip.Child("operator"), t.Operator, tolerationOperators))
+			errs = append(errs, op.notSupported(t.Operator, tolerationOperators))
 		}
 		if t.Effect != "" {
-			errs = append(errs, validateTaintEffect(t.Effect, ip.Child("effect"))...)
+			errs = append(errs, validateTaintEffect(t.Effect, &ip)...)
 		}
 	}
 	return errs
 }
 
-func validateTaintEffect(e string, p *field.Path) field.ErrorList {
+// validateTaintEffect checks an effect at p's child "effect".
+func validateTaintEffect(e string, p *path) field.ErrorList {
 	for _, s := range taintEffects {
 		if e == s {
 			return nil
 		}
 	}
-	return field.ErrorList{field.NotSupported(p, e, taintEffects)}
+	return field.ErrorList{p.child("effect").notSupported(e, taintEffects)}
 }
 
 // validateOnlyAddedTolerations is validateOnlyAddedTolerations: on a pod
 // update every existing toleration must still be there (its
 // tolerationSeconds may change); new ones may be added.
-func validateOnlyAddedTolerations(ts, old []api.Toleration, p *field.Path) field.ErrorList {
+func validateOnlyAddedTolerations(ts, old []api.Toleration, p *path) field.ErrorList {
 	for _, o := range old {
 		found := false
 		for _, t := range ts {
@@ -69,7 +72,7 @@ func validateOnlyAddedTolerations(ts, old []api.Toleration, p *field.Path) field
 			}
 		}
 		if !found {
-			return field.ErrorList{field.Forbidden(p, "existing toleration can not be modified except its tolerationSeconds")}
+			return field.ErrorList{p.forbidden("existing toleration can not be modified except its tolerationSeconds")}
 		}
 	}
 	return validateTolerations(ts, p)

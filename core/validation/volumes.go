@@ -13,18 +13,18 @@ import (
 
 // validateVolumes checks each volume's name (required, DNS label, unique)
 // and that it has a volume type, and returns the names of the valid ones.
-func validateVolumes(raw api.Raw, p *field.Path) (map[string]bool, field.ErrorList) {
+func validateVolumes(raw api.Raw, p *path) (map[string]bool, field.ErrorList) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
 	}
 	var vols []map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &vols); err != nil {
-		return nil, field.ErrorList{field.Invalid(p, string(raw), "must be a list of volumes")}
+		return nil, field.ErrorList{p.invalid(string(raw), "must be a list of volumes")}
 	}
 	var errs field.ErrorList
 	names := map[string]bool{}
 	for i, v := range vols {
-		vp := p.Index(i)
+		vp := p.at(i)
 		var name string
 		_ = json.Unmarshal(v["name"], &name)
 		var el field.ErrorList
@@ -33,15 +33,16 @@ func validateVolumes(raw api.Raw, p *field.Path) (map[string]bool, field.ErrorLi
 			types--
 		}
 		if types == 0 {
-			el = append(el, field.Required(vp, "must specify a volume type"))
+			el = append(el, vp.required("must specify a volume type"))
 		}
+		np := vp.child("name")
 		if name == "" {
-			el = append(el, field.Required(vp.Child("name"), ""))
+			el = append(el, np.required(""))
 		} else {
-			el = append(el, validateDNS1123Label(name, vp.Child("name"))...)
+			el = append(el, validateDNS1123Label(name, &np)...)
 		}
 		if names[name] {
-			el = append(el, field.Duplicate(vp.Child("name"), name))
+			el = append(el, np.duplicate(name))
 		}
 		if len(el) == 0 {
 			names[name] = true
@@ -54,7 +55,7 @@ func validateVolumes(raw api.Raw, p *field.Path) (map[string]bool, field.ErrorLi
 
 // validateVolumeMounts checks that each mount names a volume of the pod and
 // has a unique mountPath.
-func validateVolumeMounts(raw api.Raw, vols map[string]bool, p *field.Path) field.ErrorList {
+func validateVolumeMounts(raw api.Raw, vols map[string]bool, p *path) field.ErrorList {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil
 	}
@@ -63,23 +64,23 @@ func validateVolumeMounts(raw api.Raw, vols map[string]bool, p *field.Path) fiel
 		MountPath string `json:"mountPath"`
 	}
 	if err := json.Unmarshal(raw, &mounts); err != nil {
-		return field.ErrorList{field.Invalid(p, string(raw), "must be a list of volume mounts")}
+		return field.ErrorList{p.invalid(string(raw), "must be a list of volume mounts")}
 	}
 	var errs field.ErrorList
 	paths := map[string]bool{}
 	for i, m := range mounts {
-		mp := p.Index(i)
+		mp := p.at(i)
 		if m.Name == "" {
-			errs = append(errs, field.Required(mp.Child("name"), ""))
+			errs = append(errs, mp.child("name").required(""))
 		}
 		if !vols[m.Name] {
-			errs = append(errs, field.NotFound(mp.Child("name"), m.Name))
+			errs = append(errs, mp.child("name").notFound(m.Name))
 		}
 		if m.MountPath == "" {
-			errs = append(errs, field.Required(mp.Child("mountPath"), ""))
+			errs = append(errs, mp.child("mountPath").required(""))
 		}
 		if paths[m.MountPath] {
-			errs = append(errs, field.Invalid(mp.Child("mountPath"), m.MountPath, "must be unique"))
+			errs = append(errs, mp.child("mountPath").invalid(m.MountPath, "must be unique"))
 		}
 		paths[m.MountPath] = true
 	}
