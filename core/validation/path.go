@@ -62,12 +62,12 @@ func (p path) String() string { return p.fp().String() }
 
 // The error constructors of package field, at this path.
 
-func (p path) required(detail string) *field.Error     { return field.Required(p.fp(), detail) }
+func (p path) required(detail string) *field.Error       { return field.Required(p.fp(), detail) }
 func (p path) invalid(v any, detail string) *field.Error { return field.Invalid(p.fp(), v, detail) }
-func (p path) forbidden(detail string) *field.Error    { return field.Forbidden(p.fp(), detail) }
-func (p path) duplicate(v any) *field.Error            { return field.Duplicate(p.fp(), v) }
-func (p path) notFound(v any) *field.Error             { return field.NotFound(p.fp(), v) }
-func (p path) tooLong(v any, n int) *field.Error       { return field.TooLong(p.fp(), v, n) }
+func (p path) forbidden(detail string) *field.Error      { return field.Forbidden(p.fp(), detail) }
+func (p path) duplicate(v any) *field.Error              { return field.Duplicate(p.fp(), v) }
+func (p path) notFound(v any) *field.Error               { return field.NotFound(p.fp(), v) }
+func (p path) tooLong(v any, n int) *field.Error         { return field.TooLong(p.fp(), v, n) }
 func (p path) notSupported(v any, valid []string) *field.Error {
 	return field.NotSupported(p.fp(), v, valid)
 }
