@@ -220,11 +220,17 @@ func TestFoundNewReplicaSetWhenADeadlineIsAdded(t *testing.T) {
 	c.runUntil(10, func() bool { return c.complete("foo") })
 	require.Nil(t, GetDeploymentCondition(&f.getD("foo").Status, api.DeploymentProgressing), "no deadline, no Progressing")
 	f.update("foo", func(d *api.Deployment) { d.Spec.ProgressDeadlineSeconds = api.Int32(600) })
-	c.run()
+	s := f.syncer("foo")
+	rsList := f.store.ReplicaSets()
+	newRS, _, err := s.getAllReplicaSetsAndSyncRevision(rsList, false)
+	require.NoError(t, err)
 	prog := GetDeploymentCondition(&f.getD("foo").Status, api.DeploymentProgressing)
 	require.NotNil(t, prog)
-	assert.Equal(t, NewRSAvailableReason, prog.Reason, "found, then complete in the same second")
-	c.ctrl.Sync(f.context())
+	assert.Equal(t, []string{api.ConditionTrue, FoundNewRSReason, fmt.Sprintf("Found new replica set %q", newRS.Name)},
+		[]string{prog.Status, prog.Reason, prog.Message})
+	c.run()
+	prog = GetDeploymentCondition(&f.getD("foo").Status, api.DeploymentProgressing)
+	assert.Equal(t, NewRSAvailableReason, prog.Reason, "the complete rollout is then recognised")
 }
 
 func TestHashCollision(t *testing.T) {
