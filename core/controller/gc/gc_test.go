@@ -126,8 +126,8 @@ func TestDanglingReferencesAreStrippedWhenAnOwnerRemains(t *testing.T) {
 func TestAllOwnersGoneNamesThemAll(t *testing.T) {
 	t.Parallel()
 	s := simtest.NewStore()
-	p := simtest.NewPod("p", simtest.WithPodOwnerRef(api.OwnerReference{Kind: "ReplicaSet", Name: "a", UID: "uid-a"}),
-		simtest.WithPodOwnerRef(api.OwnerReference{Kind: "ConfigMap", Name: "b", UID: "uid-b"}))
+	p := simtest.NewPod("p", simtest.WithPodOwnerRef(api.OwnerReference{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "a", UID: "uid-a"}),
+		simtest.WithPodOwnerRef(api.OwnerReference{APIVersion: "v1", Kind: "ConfigMap", Name: "b", UID: "uid-b"}))
 	simtest.MustCreate(t, s, p)
 	ctx := syncOnce(s)
 	assert.Equal(t, []string{"pod/p: delete pod p: owners replicaset/a, configmap/b are gone"}, actions(t, ctx))

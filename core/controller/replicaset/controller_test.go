@@ -38,14 +38,13 @@ func TestSecondSyncWritesNothing(t *testing.T) {
 	simtest.MustCreate(t, s, simtest.NewPod("bare", simtest.WithPodLabels(map[string]string{"app": "web"})))
 	syncOnce(s)
 	for _, p := range podsOf(s, rs)[:2] {
-		x := p.DeepCopy()
-		x.Spec.NodeName = "node-1"
+		bound, err := s.Bind(p.Namespace, p.Name, "node-1")
+		require.NoError(t, err)
+		x := *bound
+		x.ResourceVersion = ""
 		x.Status.Phase = api.PodRunning
 		x.Status.Conditions = []api.PodCondition{{Type: api.PodReady, Status: api.ConditionTrue, LastTransitionTime: s.Now()}}
-		_, err := s.Update(x.DeepCopy())
-		require.NoError(t, err)
-		x.ResourceVersion = ""
-		_, err = s.UpdateStatus(x)
+		_, err = s.UpdateStatus(&x)
 		require.NoError(t, err)
 	}
 	simtest.Advance(s, time.Second)
@@ -120,12 +119,15 @@ func TestObservedGenerationFollowsSpecChanges(t *testing.T) {
 
 func TestInvalidSelectorIsReported(t *testing.T) {
 	t.Parallel()
+	// Validation keeps such a selector out of the store; the controller
+	// still copes with one.
 	s := simtest.NewStore()
 	rs := simtest.NewReplicaSet("web", 1, "nginx:1.25")
 	rs.Spec.Selector.MatchExpressions = []api.LabelSelectorRequirement{{Key: "app", Operator: "Near"}}
-	simtest.MustCreate(t, s, rs)
+	states := []rsState{newState(rs)}
+	ctx := &controller.Context{Store: s, Log: &controller.SyncLog{}}
 	rv := s.ResourceVersion()
-	ctx := syncOnce(s)
+	syncReplicaSet(ctx, states, 0, nil)
 	assert.Equal(t, rv, s.ResourceVersion())
 	rec := recordFor(t, ctx, "replicaset/web")
 	assert.Equal(t, `invalid selector: "Near" is not a valid label selector operator`, rec.Waiting)
