@@ -456,11 +456,8 @@ func (d *decoder) decodeMap(n *yaml.Node, v reflect.Value, p path) {
 		kp := p.key(name)
 		d.pos.set(kp.fp, posOf(k), posOf(val))
 		ev := reflect.New(t.Elem()).Elem()
-		before := len(d.probs)
 		d.decode(val, ev, kp)
-		if len(d.probs) == before {
-			v.SetMapIndex(reflect.ValueOf(name).Convert(t.Key()), ev)
-		}
+		v.SetMapIndex(reflect.ValueOf(name).Convert(t.Key()), ev)
 	}
 }
 

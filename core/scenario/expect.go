@@ -83,6 +83,8 @@ func ParseExpect(s string) (*Expect, error) {
 type exprParser struct {
 	src string
 	off int
+	// offs are the offsets of the path's segments, for errors.
+	offs []int
 }
 
 func (p *exprParser) skipSpace() {
@@ -126,7 +128,7 @@ func (p *exprParser) expect() (*Expect, error) {
 	if err := p.value(e); err != nil {
 		return nil, err
 	}
-	if err := checkPath(e); err != nil {
+	if err := checkPath(e, p.offs); err != nil {
 		return nil, err
 	}
 	return e, nil
@@ -176,11 +178,12 @@ func (p *exprParser) op(e *Expect) error {
 var jsonNumberRE = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
 
 func (p *exprParser) value(e *Expect) error {
+	opEnd := p.off
 	p.skipSpace()
 	start := p.off
 	rest := strings.TrimRight(p.src[p.off:], " \t")
 	if rest == "" {
-		return syntaxErr(start, "missing value after %s", e.Op)
+		return syntaxErr(opEnd, "missing value after %s", e.Op)
 	}
 	v, bare, err := parseLiteral(rest, start)
 	if err != nil {

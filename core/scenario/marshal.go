@@ -28,6 +28,9 @@ func (s *Scenario) AppendStep(st Step) error {
 		return fmt.Errorf("append step: %w", err)
 	}
 	st.Line, st.Col = 0, 0
+	if s.Duration != defaultDuration(s.Steps) {
+		s.durationSet = true // set in code
+	}
 	i := sort.Search(len(s.Steps), func(i int) bool { return s.Steps[i].At > st.At })
 	s.Steps = slices.Insert(s.Steps, i, st)
 	switch {
@@ -142,6 +145,9 @@ func (s *Scenario) insertStepNode(st Step) {
 		}
 	}
 	j = min(j, len(seq.Content))
+	if len(seq.Content) == 0 {
+		seq.Style = 0 // steps: [] becomes a block list
+	}
 	seq.Content = slices.Insert(seq.Content, j, stepNode(st))
 	s.srcSteps = slices.Insert(s.srcSteps, min(j, len(s.srcSteps)), st.At)
 }

@@ -215,10 +215,18 @@ func (p *parser) duration(n *yaml.Node, path string, zeroOK bool) (time.Duration
 	return d, true
 }
 
-// name reads a required name at path.
-func (p *parser) name(n *yaml.Node, path string, parent manifest.Position) (string, bool) {
+// name reads the required name field of parent (a path, "" at the top).
+func (p *parser) name(n *yaml.Node, parent string) (string, bool) {
+	path := "name"
+	if parent != "" {
+		path = parent + ".name"
+	}
 	if n == nil {
-		p.problem(parent, "missing required field %q", path)
+		if parent == "" {
+			p.problem(p.pos.Lookup(""), "missing required field \"name\"")
+		} else {
+			p.problem(p.pos.Lookup(parent), "%s: missing required field \"name\"", parent)
+		}
 		return "", false
 	}
 	s, ok := p.str(n, path)
@@ -242,7 +250,7 @@ func parseScenario(doc *yaml.Node, file string) (*Scenario, Problems) {
 	pos, probs := manifest.DecodeInto(doc, &raw, file)
 	p := &parser{file: file, probs: probs, pos: pos, nodes: map[string]bool{}}
 	s := &Scenario{src: doc, Title: raw.Title, Description: raw.Description, Seed: DefaultSeed}
-	s.Name, _ = p.name(raw.Name, "name", nodePos(root))
+	s.Name, _ = p.name(raw.Name, "")
 	if raw.Seed != nil {
 		s.Seed = *raw.Seed
 	}
@@ -277,11 +285,26 @@ func parseManifests(docs []*yaml.Node, file string) (*Scenario, Problems) {
 	root := &yaml.Node{Kind: yaml.MappingNode}
 	items := &yaml.Node{Kind: yaml.SequenceNode}
 	for _, d := range docs {
-		items.Content = append(items.Content, d.Content[0])
+		item := d.Content[0]
+		// A comment above the document belongs above its list entry.
+		if item.Kind == yaml.MappingNode && len(item.Content) > 0 {
+			item.HeadComment, item.Content[0].HeadComment = joinComments(d.HeadComment, item.HeadComment, item.Content[0].HeadComment), ""
+		}
+		items.Content = append(items.Content, item)
 	}
 	root.Content = append(root.Content, strNode("name"), strNode(s.Name), strNode("objects"), items)
 	s.src = &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root}}
 	return s, p.probs
+}
+
+func joinComments(cs ...string) string {
+	var out []string
+	for _, c := range cs {
+		if c != "" {
+			out = append(out, c)
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 func strNode(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
@@ -372,7 +395,7 @@ func (p *parser) nodeSpecs(raw []rawNode) []NodeSpec {
 	first := map[string]manifest.Position{}
 	for i, rn := range raw {
 		path := fmt.Sprintf("cluster.nodes[%d]", i)
-		name, ok := p.name(rn.Name, path+".name", p.pos.Lookup(path))
+		name, ok := p.name(rn.Name, path)
 		if !ok {
 			continue
 		}
@@ -400,7 +423,7 @@ func (p *parser) nodeSpecs(raw []rawNode) []NodeSpec {
 }
 
 func (p *parser) capacity(q api.Quantity, path string) string {
-	if q.Sign() <= 0 {
+	if !q.IsZero() && q.Sign() <= 0 { // a zero Quantity did not parse: already reported
 		p.problem(p.pos.LookupValue(path), "%s: must be greater than 0, not %s", path, q.String())
 	}
 	return q.String()

@@ -31,7 +31,6 @@ type Segment struct {
 	Key   string // the field (SegField, SegFilter)
 	Index int    // SegIndex
 	Value any    // SegFilter: nil, bool, string or json.Number
-	off   int    // offset in the expression, for errors
 }
 
 // Path is a JSON path such as .status.conditions[?(@.type=="Available")].status.
@@ -94,13 +93,15 @@ func (p *exprParser) path() (Path, error) {
 			if name == "" {
 				return nil, syntaxErr(p.off, "expected a field name after '.'; write keys with dots or slashes as [\"key\"]")
 			}
-			out = append(out, Segment{Kind: SegField, Key: name, off: start + 1})
+			out = append(out, Segment{Kind: SegField, Key: name})
+			p.offs = append(p.offs, start+1)
 		case c == '[':
-			seg, err := p.bracket()
+			seg, off, err := p.bracket()
 			if err != nil {
 				return nil, err
 			}
 			out = append(out, seg)
+			p.offs = append(p.offs, off)
 		case c == ' ' || c == '\t' || strings.IndexByte("=!<>", c) >= 0:
 			if len(out) == 0 {
 				return nil, syntaxErr(p.off, "missing path, e.g. .status.availableReplicas")
@@ -117,7 +118,7 @@ func (p *exprParser) path() (Path, error) {
 }
 
 // bracket parses [0], ["key"] or [?(@.field==literal)].
-func (p *exprParser) bracket() (Segment, error) {
+func (p *exprParser) bracket() (Segment, int, error) {
 	start := p.off
 	p.off++ // [
 	rest := p.src[p.off:]
@@ -125,17 +126,17 @@ func (p *exprParser) bracket() (Segment, error) {
 	case strings.HasPrefix(rest, `"`):
 		end := closingQuote(rest)
 		if end < 0 {
-			return Segment{}, syntaxErr(start, "unterminated string in path")
+			return Segment{}, 0, syntaxErr(start, "unterminated string in path")
 		}
 		var key string
 		if err := json.Unmarshal([]byte(rest[:end+1]), &key); err != nil {
-			return Segment{}, syntaxErr(p.off, "invalid string %s in path", rest[:end+1])
+			return Segment{}, 0, syntaxErr(p.off, "invalid string %s in path", rest[:end+1])
 		}
 		p.off += end + 1
 		if err := p.closeBracket(start); err != nil {
-			return Segment{}, err
+			return Segment{}, 0, err
 		}
-		return Segment{Kind: SegField, Key: key, off: start + 1}, nil
+		return Segment{Kind: SegField, Key: key}, start + 1, nil
 	case strings.HasPrefix(rest, "?(@."):
 		return p.filter(start)
 	case rest != "" && rest[0] >= '0' && rest[0] <= '9':
@@ -145,14 +146,14 @@ func (p *exprParser) bracket() (Segment, error) {
 		}
 		i, err := strconv.Atoi(p.src[digits:p.off])
 		if err != nil || i > 1_000_000 {
-			return Segment{}, syntaxErr(digits, "index %s is too large", p.src[digits:p.off])
+			return Segment{}, 0, syntaxErr(digits, "index %s is too large", p.src[digits:p.off])
 		}
 		if err := p.closeBracket(start); err != nil {
-			return Segment{}, err
+			return Segment{}, 0, err
 		}
-		return Segment{Kind: SegIndex, Index: i, off: digits}, nil
+		return Segment{Kind: SegIndex, Index: i}, digits, nil
 	}
-	return Segment{}, syntaxErr(p.off, `expected an index such as [0], a key such as ["app.kubernetes.io/name"] or a filter such as [?(@.type=="Available")]`)
+	return Segment{}, 0, syntaxErr(p.off, `expected an index such as [0], a key such as ["app.kubernetes.io/name"] or a filter such as [?(@.type=="Available")]`)
 }
 
 func (p *exprParser) closeBracket(start int) error {
@@ -177,18 +178,21 @@ func closingQuote(s string) int {
 	return -1
 }
 
-// filter parses ?(@.field==literal)] after the '['.
-func (p *exprParser) filter(start int) (Segment, error) {
+// filter parses ?(@.field==literal)] after the '['; blanks around == are
+// allowed.
+func (p *exprParser) filter(start int) (Segment, int, error) {
 	p.off += len("?(@.")
 	keyOff := p.off
 	key := p.ident()
 	if key == "" {
-		return Segment{}, syntaxErr(p.off, "expected a field name after @.")
+		return Segment{}, 0, syntaxErr(p.off, "expected a field name after @.")
 	}
+	p.skipSpace()
 	if !strings.HasPrefix(p.src[p.off:], "==") {
-		return Segment{}, syntaxErr(p.off, `a filter compares with ==, e.g. [?(@.type=="Available")]`)
+		return Segment{}, 0, syntaxErr(p.off, `a filter compares with ==, e.g. [?(@.type=="Available")]`)
 	}
 	p.off += 2
+	p.skipSpace()
 	litOff := p.off
 	end := strings.Index(p.src[p.off:], ")]")
 	if p.off < len(p.src) && p.src[p.off] == '"' {
@@ -200,21 +204,23 @@ func (p *exprParser) filter(start int) (Segment, error) {
 		}
 	}
 	if end < 0 {
-		return Segment{}, syntaxErr(start, "missing \")]\" to close the filter")
+		return Segment{}, 0, syntaxErr(start, "missing \")]\" to close the filter")
 	}
 	lit := strings.TrimSpace(p.src[p.off : p.off+end])
-	if lit == "" {
-		return Segment{}, syntaxErr(litOff, "a filter value must be a JSON literal such as \"Available\", 3 or true")
+	var v any
+	var bare bool
+	var err error
+	if lit != "" {
+		v, bare, err = parseLiteral(lit, litOff)
 	}
-	v, bare, err := parseLiteral(lit, litOff)
-	if err == nil && bare {
+	if err == nil && (bare || lit == "") {
 		err = syntaxErr(litOff, "a filter value must be a JSON literal such as \"Available\", 3 or true")
 	}
 	if err != nil {
-		return Segment{}, err
+		return Segment{}, 0, err
 	}
 	p.off += end + 2
-	return Segment{Kind: SegFilter, Key: key, Value: v, off: keyOff}, nil
+	return Segment{Kind: SegFilter, Key: key, Value: v}, keyOff, nil
 }
 
 // walk follows the path in decoded JSON. found says the value exists;
@@ -269,12 +275,13 @@ func (s Segment) step(cur any) (any, bool) {
 // exist (maps and pass-through JSON accept any key), indexes and filters
 // apply to lists. It also finds the zero value a missing last field stands
 // for.
-func checkPath(e *Expect) error {
+func checkPath(e *Expect, offs []int) error {
 	t := kindTypes[e.Kind]
 	where := "a " + e.Kind
 	var last reflect.StructField
 	lastIsField := false
-	for _, s := range e.Path {
+	for i, s := range e.Path {
+		off := offs[i]
 		for t.Kind() == reflect.Pointer {
 			t = t.Elem()
 		}
@@ -286,11 +293,11 @@ func checkPath(e *Expect) error {
 		case SegField:
 			switch t.Kind() {
 			case reflect.Map:
-				t = t.Elem()
+				t, where = t.Elem(), s.Key
 				continue
 			case reflect.Struct:
 				if t == quantityType || t == intOrStringType || t == timeType {
-					return syntaxErr(s.off, "%s has no field %q", where, s.Key)
+					return syntaxErr(off, "%s has no field %q", where, s.Key)
 				}
 				f, names, ok := jsonField(t, s.Key)
 				if !ok {
@@ -298,18 +305,18 @@ func checkPath(e *Expect) error {
 					if sug := manifest.Suggest(s.Key, names); sug != "" {
 						msg += fmt.Sprintf("; did you mean %q?", sug)
 					}
-					return syntaxErr(s.off, "%s", msg)
+					return syntaxErr(off, "%s", msg)
 				}
 				t, last, lastIsField = f.Type, f, true
 				where = s.Key
 				continue
 			case reflect.Slice:
-				return syntaxErr(s.off, "%s is a list: select an element with [0] or [?(@.field==\"value\")] first", where)
+				return syntaxErr(off, "%s is a list: select an element with [0] or [?(@.field==\"value\")] first", where)
 			}
-			return syntaxErr(s.off, "%s has no field %q", where, s.Key)
+			return syntaxErr(off, "%s has no field %q", where, s.Key)
 		case SegIndex, SegFilter:
 			if t.Kind() != reflect.Slice {
-				return syntaxErr(s.off-1, "%s is not a list", where)
+				return syntaxErr(off-1, "%s is not a list", where)
 			}
 			t = t.Elem()
 			if s.Kind == SegFilter {
@@ -319,7 +326,7 @@ func checkPath(e *Expect) error {
 						if sug := manifest.Suggest(s.Key, names); sug != "" {
 							msg += fmt.Sprintf("; did you mean %q?", sug)
 						}
-						return syntaxErr(s.off, "%s", msg)
+						return syntaxErr(off, "%s", msg)
 					}
 				}
 			}
