@@ -71,10 +71,10 @@ func TestShareRefusesLargeAndCorruptLinks(t *testing.T) {
 	good, err := EncodeShare([]byte("name: web\n"))
 	require.NoError(t, err)
 	tests := []struct {
-		name    string
-		link    string
+		name     string
+		link     string
 		sentinel error
-		want    string
+		want     string
 	}{
 		{"inflates beyond 64 KiB", deflate(t, make([]byte, MaxShareSize+1)), ErrShareTooLarge,
 			"share link is too large: the scenario inflates beyond 64 KiB"},
