@@ -76,7 +76,7 @@ func TestDecodeReportsEveryProblemWithItsPosition(t *testing.T) {
 		{"a bad percent", deployHead + "spec:\n  strategy:\n    rollingUpdate: {maxSurge: 1.5}\n",
 			[]string{`m.yaml:7:31: spec.strategy.rollingUpdate.maxSurge: must be an integer or a percent string such as "25%", got 1.5`}},
 		{"a bad quantity", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    resources: {requests: {cpu: 1x}}\n",
-			[]string{`m.yaml:7:33: spec.containers[0].resources.requests.cpu: unable to parse quantity's suffix`}},
+			[]string{`m.yaml:7:33: spec.containers[0].resources.requests.cpu: ` + api.ErrFormatWrong}},
 		{"a bad timestamp", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nstatus: {}\nspec:\n  tolerations:\n  - key: k\n    tolerationSeconds: x\n",
 			[]string{`m.yaml:8:24: cannot decode a string into spec.tolerations[0].tolerationSeconds (an integer)`}},
 		{"an infinity in a pass-through field", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  affinity: {x: .inf}\n",

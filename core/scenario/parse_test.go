@@ -97,7 +97,7 @@ steps:
 
 func TestParseAPlainManifestFile(t *testing.T) {
 	t.Parallel()
-	in := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Service, metadata: {name: b}}\n- {apiVersion: v1, kind: Pod, metadata: {name: c}}\n"
+	in := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Service, metadata: {name: b}, spec: {ports: [{port: 80}]}}\n- {apiVersion: v1, kind: Pod, metadata: {name: c}, spec: {containers: [{name: c, image: i}]}}\n"
 	s, probs := Parse([]byte(in), "dir/My Manifests.yaml")
 	require.Empty(t, probs)
 	assert.Equal(t, "my-manifests", s.Name)
