@@ -260,7 +260,7 @@ func threeWayMerge(original, modified, current any, field string) any {
 			if _, inMod := mod[k]; inMod {
 				continue
 			}
-			if _, inOrig := orig[k]; inOrig {
+			if _, inOrig := orig[k]; inOrig || retainKeys[field] {
 				delete(out, k)
 			}
 		}
@@ -299,6 +299,11 @@ func threeWayMerge(original, modified, current any, field string) any {
 	}
 	return modified
 }
+
+// retainKeys are the fields with patchStrategy retainKeys: a manifest that
+// sets them replaces the live value's keys (strategy type Recreate drops the
+// rollingUpdate block).
+var retainKeys = map[string]bool{"strategy": true}
 
 func itemByKey(list []any, key, value string) any {
 	for _, it := range list {

@@ -103,6 +103,9 @@ func renderError(err error) string {
 	if err == nil || err == silentError {
 		return ""
 	}
+	if pe, ok := err.(*plainError); ok && pe.text != "" {
+		return pe.text
+	}
 	var se *store.StatusError
 	if errors.As(err, &se) && se.Reason == store.ReasonInvalid {
 		return renderInvalid(se)

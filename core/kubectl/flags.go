@@ -154,7 +154,7 @@ func (fs *flagSet) parseShort(w string, rest []string) (int, error) {
 		c := shorts[:1]
 		spec := fs.lookupShort(c)
 		if spec == nil {
-			return 0, fmt.Errorf(msgUnknownShorthand, c, w)
+			return 0, fmt.Errorf(msgUnknownShorthand, rune(c[0]), w)
 		}
 		after := shorts[1:]
 		switch {
@@ -171,7 +171,7 @@ func (fs *flagSet) parseShort(w string, rest []string) (int, error) {
 		case len(rest) > 0:
 			return 1, fs.set(spec, rest[0])
 		default:
-			return 0, fmt.Errorf(msgShortNeedsArgument, c, w)
+			return 0, fmt.Errorf(msgShortNeedsArgument, rune(c[0]), w)
 		}
 	}
 	return 0, nil
