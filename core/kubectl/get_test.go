@@ -107,7 +107,9 @@ func TestPodStatusColumn(t *testing.T) {
 	t.Parallel()
 	now := api.NewTime(api.Epoch.Add(time.Hour))
 	waiting := func(reason string) func(p *api.Pod) {
-		return func(p *api.Pod) { p.Status.ContainerStatuses[0].State.Waiting = &api.ContainerStateWaiting{Reason: reason} }
+		return func(p *api.Pod) {
+			p.Status.ContainerStatuses[0].State.Waiting = &api.ContainerStateWaiting{Reason: reason}
+		}
 	}
 	tests := []struct {
 		name                   string
