@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"converge/core/manifest"
 )
@@ -48,16 +49,27 @@ type Expect struct {
 }
 
 // SyntaxError is a problem in a one-line expression (an expect or a fault)
-// at a 1-based column of it.
+// at a 1-based column of it (counted in characters).
 type SyntaxError struct {
 	Col int
-	Msg string
+	// Offset is the byte offset of the problem in the expression.
+	Offset int
+	Msg    string
 }
 
 func (e *SyntaxError) Error() string { return fmt.Sprintf("column %d: %s", e.Col, e.Msg) }
 
 func syntaxErr(off int, format string, args ...any) *SyntaxError {
-	return &SyntaxError{Col: off + 1, Msg: fmt.Sprintf(format, args...)}
+	return &SyntaxError{Col: off + 1, Offset: off, Msg: fmt.Sprintf(format, args...)}
+}
+
+// withColumn sets a SyntaxError's column from its byte offset in src.
+func withColumn(src string, err error) error {
+	if se, ok := err.(*SyntaxError); ok {
+		off := min(max(se.Offset, 0), len(src))
+		se.Col = utf8.RuneCountInString(src[:off]) + 1
+	}
+	return err
 }
 
 // ParseExpect parses `KIND/NAME .json.path OP VALUE`.
@@ -77,7 +89,11 @@ func syntaxErr(off int, format string, args ...any) *SyntaxError {
 // Errors are *SyntaxError with the column of the problem.
 func ParseExpect(s string) (*Expect, error) {
 	p := &exprParser{src: s}
-	return p.expect()
+	e, err := p.expect()
+	if err != nil {
+		return nil, withColumn(s, err)
+	}
+	return e, nil
 }
 
 type exprParser struct {

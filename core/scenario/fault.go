@@ -56,6 +56,14 @@ const faultUsage = "use node-down NODE, node-up NODE, crash pod/NAME or crash de
 // ParseFault parses `node-down NODE | node-up NODE | crash pod/NAME | crash
 // deployment/NAME` (po and deploy work too). Errors are *SyntaxError.
 func ParseFault(s string) (*Fault, error) {
+	f, err := parseFault(s)
+	if err != nil {
+		return nil, withColumn(s, err)
+	}
+	return f, nil
+}
+
+func parseFault(s string) (*Fault, error) {
 	p := &exprParser{src: s}
 	p.skipSpace()
 	typ, typOff := p.word()

@@ -99,7 +99,7 @@ func Parse(data []byte, file string) (*Scenario, Problems) {
 	case len(docs) == 0:
 		probs = Problems{{File: file, Line: 1, Col: 1, Message: "the file holds no scenario and no objects"}}
 	case len(docs) == 1 && !isManifest(docs[0]):
-		s, probs = parseScenario(docs[0], file)
+		s, probs = parseScenario(docs[0], file, strings.Split(string(data), "\n"))
 	default:
 		s, probs = parseManifests(docs, file)
 	}
@@ -126,6 +126,8 @@ func isManifest(doc *yaml.Node) bool {
 
 // parser collects the problems of one file.
 type parser struct {
+	// lines are the file's lines, for columns inside quoted strings.
+	lines []string
 	file  string
 	probs Problems
 	pos   manifest.Positions
@@ -139,18 +141,6 @@ func (p *parser) problem(pos manifest.Position, format string, args ...any) {
 
 func nodePos(n *yaml.Node) manifest.Position {
 	return manifest.Position{Line: max(n.Line, 1), Col: max(n.Column, 1)}
-}
-
-// exprPos is the position of column col (1-based) of a one-line scalar's
-// value: plain scalars start at the node, quoted ones one further.
-func exprPos(n *yaml.Node, col int) manifest.Position {
-	switch n.Style {
-	case 0, yaml.TaggedStyle:
-		return manifest.Position{Line: n.Line, Col: n.Column + col - 1}
-	case yaml.DoubleQuotedStyle, yaml.SingleQuotedStyle:
-		return manifest.Position{Line: n.Line, Col: n.Column + col}
-	}
-	return nodePos(n)
 }
 
 func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" }
@@ -240,7 +230,7 @@ func (p *parser) name(n *yaml.Node, parent string) (string, bool) {
 	return s, true
 }
 
-func parseScenario(doc *yaml.Node, file string) (*Scenario, Problems) {
+func parseScenario(doc *yaml.Node, file string, lines []string) (*Scenario, Problems) {
 	root := doc.Content[0]
 	if root.Kind != yaml.MappingNode {
 		return nil, Problems{{File: file, Line: max(root.Line, 1), Col: max(root.Column, 1),
@@ -248,7 +238,7 @@ func parseScenario(doc *yaml.Node, file string) (*Scenario, Problems) {
 	}
 	var raw rawScenario
 	pos, probs := manifest.DecodeInto(doc, &raw, file)
-	p := &parser{file: file, probs: probs, pos: pos, nodes: map[string]bool{}}
+	p := &parser{file: file, probs: probs, pos: pos, nodes: map[string]bool{}, lines: lines}
 	s := &Scenario{src: doc, Title: raw.Title, Description: raw.Description, Seed: DefaultSeed}
 	s.Name, _ = p.name(raw.Name, "")
 	if raw.Seed != nil {

@@ -218,3 +218,31 @@ func TestParseOKFiles(t *testing.T) {
 		})
 	}
 }
+
+func TestErrorColumnsInsideQuotedStrings(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, expect string
+		col          int
+	}{
+		{"plain", `deploy/web .status.replicas =~ 3`, 39},
+		{"plain after a wide character", `cm/é .status.x =~ 3`, 26},
+		{"single quotes", `'deploy/web .status.replicas =~ 3'`, 40},
+		{"single quotes with an escaped quote", `'cm/c .data["it''s"] =~ 3'`, 32},
+		{"double quotes with escapes", `"cm/c .data[\"a\\\\b\"] =~ 3"`, 35},
+		{"double quotes with a unicode escape", `"cm/c .data[\"\u00e9\"] =~ 3"`, 35},
+		{"double quotes with a hex escape", `"cm/c .data[\"\x41\"] =~ 3"`, 33},
+		{"a folded scalar falls back to the value", ">-\n    deploy/web .status.replicas =~ 3", 11},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			in := "name: q\nsteps:\n- at: 1s\n  expect: " + tc.expect + "\n"
+			_, probs := Parse([]byte(in), "q.yaml")
+			require.Len(t, probs, 1)
+			assert.Equal(t, 4, probs[0].Line)
+			assert.Equal(t, tc.col, probs[0].Col, probs[0].String())
+			assert.Contains(t, probs[0].Message, `unknown operator "=~"`)
+		})
+	}
+}

@@ -127,8 +127,7 @@ func (p *parser) action(st *Step, a action, path string) {
 			return
 		}
 		if f.IsNodeFault() && !p.nodes[f.Target] {
-			off := strings.LastIndex(s, f.Target)
-			p.problem(exprPos(n, off+1), "%s: unknown node %q; the cluster's nodes are %s", path, f.Target, p.nodeList())
+			p.problem(p.exprPos(n, strings.LastIndex(s, f.Target)), "%s: unknown node %q; the cluster's nodes are %s", path, f.Target, p.nodeList())
 			return
 		}
 		st.Fault = f
@@ -144,7 +143,7 @@ func (p *parser) action(st *Step, a action, path string) {
 
 func (p *parser) exprError(n *yaml.Node, path, what string, err error) {
 	if se, ok := err.(*SyntaxError); ok {
-		p.problem(exprPos(n, se.Col), "%s: %s: %s", path, what, se.Msg)
+		p.problem(p.exprPos(n, se.Offset), "%s: %s: %s", path, what, se.Msg)
 		return
 	}
 	p.problem(nodePos(n), "%s: %s: %v", path, what, err)
