@@ -49,7 +49,7 @@ type aggregate []error
 func (a aggregate) Error() string {
 	msgs := make([]string, len(a))
 	for i, e := range a {
-		msgs[i] = e.Error()
+		msgs[i] = rawMessage(e)
 	}
 	if len(msgs) == 1 {
 		return msgs[0]
@@ -140,6 +140,18 @@ func standardMessage(err error) (string, bool) {
 func messageForError(err error) string {
 	if msg, ok := standardMessage(err); ok {
 		return msg
+	}
+	return rawMessage(err)
+}
+
+// rawMessage is an error's text as kubectl's fmt.Errorf would have made it,
+// without the "error: " CheckErr adds to a lone error.
+func rawMessage(err error) string {
+	if pe, ok := err.(*plainError); ok {
+		if pe.text != "" {
+			return pe.text
+		}
+		return pe.msg
 	}
 	return err.Error()
 }
