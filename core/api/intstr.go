@@ -63,8 +63,8 @@ func (v *IntOrString) UnmarshalJSON(b []byte) error {
 
 // ScaledValue is intstr.GetScaledValueFromIntOrPercent: an integer is used as
 // is; "p%" of total is p*total/100, rounded up when roundUp is set and down
-// otherwise. A string without a trailing % or with a non-numeric part is an
-// error.
+// otherwise. A string without a trailing % or whose number does not parse
+// is an error, with intstr's text.
 //
 // Example: 25% of 10 is 2.5, which is 3 rounded up (maxSurge) and 2 rounded
 // down (maxUnavailable).
@@ -75,9 +75,12 @@ func ScaledValue(v *IntOrString, total int, roundUp bool) (int, error) {
 	if !v.IsString {
 		return int(v.IntVal), nil
 	}
-	p, ok := ParsePercent(v.StrVal)
-	if !ok {
-		return 0, fmt.Errorf("invalid value for IntOrString: invalid value %q: %s", v.StrVal, "must be an integer or percentage (e.g '5%')")
+	if !strings.HasSuffix(v.StrVal, "%") {
+		return 0, fmt.Errorf("invalid value for IntOrString: invalid type: string is not a percentage")
+	}
+	p, err := strconv.Atoi(strings.TrimSuffix(v.StrVal, "%"))
+	if err != nil {
+		return 0, fmt.Errorf("invalid value for IntOrString: invalid value %q: %v", v.StrVal, err)
 	}
 	f := float64(p) * float64(total) / 100
 	if roundUp {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"strconv"
 	"strings"
 )
 
@@ -59,60 +60,41 @@ var suffixes = map[string]*big.Rat{
 	"Ei": new(big.Rat).SetInt64(1 << 60),
 }
 
+// errSuffix is apimachinery's ErrSuffix text.
+const errSuffix = "unable to parse quantity's suffix"
+
 func parseMilli(s string) (int64, error) {
 	if s == "" || len(s) > 64 {
 		return 0, fmt.Errorf("%s", ErrFormatWrong)
 	}
-	i := 0
-	if s[0] == '+' || s[0] == '-' {
-		i = 1
-	}
-	start := i
-	dots := 0
-	for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '.') {
-		if s[i] == '.' {
-			dots++
-		}
-		i++
-	}
-	num, suffix := s[:i], s[i:]
-	if i == start || dots > 1 || num[len(num)-1] == '.' && i-start == 1 {
-		return 0, fmt.Errorf("%s", ErrFormatWrong)
-	}
-	r, ok := new(big.Rat).SetString(strings.TrimPrefix(num, "+"))
+	value, suffix, ok := splitQuantity(s)
 	if !ok {
 		return 0, fmt.Errorf("%s", ErrFormatWrong)
 	}
-	if mult, ok := suffixes[suffix]; ok {
+	r, ok := new(big.Rat).SetString(strings.TrimPrefix(value, "+"))
+	if !ok {
+		// No digits at all ("+", ".", "Gi"): kube reads that as zero.
+		r = new(big.Rat)
+	}
+	if mult, known := suffixes[suffix]; known {
 		r.Mul(r, mult)
-	} else if suffix[0] == 'e' || suffix[0] == 'E' {
-		exp := suffix[1:]
-		n := 0
-		neg := false
-		if exp != "" && (exp[0] == '+' || exp[0] == '-') {
-			neg = exp[0] == '-'
-			exp = exp[1:]
-		}
-		if exp == "" || len(exp) > 3 {
-			return 0, fmt.Errorf("%s", ErrFormatWrong)
-		}
-		for _, c := range exp {
-			if c < '0' || c > '9' {
-				return 0, fmt.Errorf("%s", ErrFormatWrong)
-			}
-			n = n*10 + int(c-'0')
+	} else if len(suffix) > 1 && (suffix[0] == 'e' || suffix[0] == 'E') {
+		n, err := strconv.ParseInt(suffix[1:], 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("%s", errSuffix)
 		}
 		if n > 30 {
 			return 0, fmt.Errorf("quantity %q is too large", s)
 		}
-		p := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil))
-		if neg {
+		n = max(n, -30) // anything smaller rounds up to 1m (or stays 0) all the same
+		p := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(abs(n)), nil))
+		if n < 0 {
 			r.Quo(r, p)
 		} else {
 			r.Mul(r, p)
 		}
 	} else {
-		return 0, fmt.Errorf("unable to parse quantity's suffix")
+		return 0, fmt.Errorf("%s", errSuffix)
 	}
 	r.Mul(r, big.NewRat(1000, 1))
 	// Round up to the next milli-unit, as Kubernetes does for MilliValue.
@@ -124,6 +106,47 @@ func parseMilli(s string) (int64, error) {
 		return 0, fmt.Errorf("quantity %q is too large", s)
 	}
 	return q.Int64(), nil
+}
+
+// splitQuantity is apimachinery's parseQuantityString: an optional sign,
+// digits, an optional '.' and digits, then a suffix made of the letters
+// eEinumkKMGTP, an optional sign and digits. It reports false when the
+// text does not have that shape.
+func splitQuantity(s string) (value, suffix string, ok bool) {
+	pos, end := 0, len(s)
+	if s[0] == '-' || s[0] == '+' {
+		pos++
+	}
+	for pos < end && isDigit(s[pos]) {
+		pos++
+	}
+	if pos < end && s[pos] == '.' {
+		pos++
+		for pos < end && isDigit(s[pos]) {
+			pos++
+		}
+	}
+	value = s[:pos]
+	suffixStart := pos
+	for pos < end && strings.IndexByte("eEinumkKMGTP", s[pos]) >= 0 {
+		pos++
+	}
+	if pos < end && (s[pos] == '-' || s[pos] == '+') {
+		pos++
+	}
+	for pos < end && isDigit(s[pos]) {
+		pos++
+	}
+	return value, s[suffixStart:], pos == end
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func abs(n int64) int64 {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 // MilliValue returns the value in thousandths (cpu "100m" is 100).
@@ -155,10 +178,22 @@ func (q Quantity) Sign() int {
 func (q Quantity) String() string { return q.s }
 
 // MarshalJSON implements json.Marshaler.
-func (q Quantity) MarshalJSON() ([]byte, error) { return json.Marshal(q.s) }
+// The zero Quantity marshals as "0", as Kubernetes' does, so that it reads
+// back.
+func (q Quantity) MarshalJSON() ([]byte, error) {
+	if q.s == "" {
+		return []byte(`"0"`), nil
+	}
+	return json.Marshal(q.s)
+}
 
-// UnmarshalJSON accepts a string or a number, as the API server does.
+// UnmarshalJSON accepts a string or a number, as the API server does;
+// surrounding spaces are ignored and null is the zero Quantity.
 func (q *Quantity) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*q = Quantity{}
+		return nil
+	}
 	var s string
 	if len(b) > 0 && b[0] == '"' {
 		if err := json.Unmarshal(b, &s); err != nil {
@@ -167,7 +202,7 @@ func (q *Quantity) UnmarshalJSON(b []byte) error {
 	} else {
 		s = string(b)
 	}
-	p, err := ParseQuantity(s)
+	p, err := ParseQuantity(strings.TrimSpace(s))
 	if err != nil {
 		return err
 	}
