@@ -85,7 +85,9 @@ func TestSetDefaultsDeployment(t *testing.T) {
 			d.Spec.Strategy = api.DeploymentStrategy{Type: api.RecreateDeploymentStrategyType}
 		}, func(t *testing.T, d *api.Deployment) { assert.Nil(t, d.Spec.Strategy.RollingUpdate) }},
 		{"an unknown type is left alone", func(d *api.Deployment) { d.Spec.Strategy.Type = "Foo" },
-			func(t *testing.T, d *api.Deployment) { assert.Equal(t, api.DeploymentStrategy{Type: "Foo"}, d.Spec.Strategy) }},
+			func(t *testing.T, d *api.Deployment) {
+				assert.Equal(t, api.DeploymentStrategy{Type: "Foo"}, d.Spec.Strategy)
+			}},
 		{"revisionHistoryLimit 10 and progressDeadlineSeconds 600", nil, func(t *testing.T, d *api.Deployment) {
 			assert.Equal(t, int32(10), *d.Spec.RevisionHistoryLimit)
 			assert.Equal(t, int32(600), *d.Spec.ProgressDeadlineSeconds)

@@ -150,8 +150,8 @@ func TestDeepCopyIndependence(t *testing.T) {
 		d := &api.Deployment{ObjectMeta: meta.DeepCopy()}
 		d.Spec = api.DeploymentSpec{Replicas: api.Int32(3), Selector: &api.LabelSelector{MatchLabels: map[string]string{"a": "1"},
 			MatchExpressions: []api.LabelSelectorRequirement{{Key: "k", Operator: "In", Values: []string{"v"}}}},
-			Template: api.PodTemplateSpec{ObjectMeta: meta.DeepCopy(), Spec: spec.DeepCopy()},
-			Strategy: api.DeploymentStrategy{Type: "RollingUpdate", RollingUpdate: &api.RollingUpdateDeployment{MaxSurge: num(1), MaxUnavailable: num(1)}},
+			Template:             api.PodTemplateSpec{ObjectMeta: meta.DeepCopy(), Spec: spec.DeepCopy()},
+			Strategy:             api.DeploymentStrategy{Type: "RollingUpdate", RollingUpdate: &api.RollingUpdateDeployment{MaxSurge: num(1), MaxUnavailable: num(1)}},
 			RevisionHistoryLimit: api.Int32(10), ProgressDeadlineSeconds: api.Int32(600)}
 		d.Status = api.DeploymentStatus{TerminatingReplicas: api.Int32(1), CollisionCount: api.Int32(1), Conditions: []api.DeploymentCondition{{Type: "Available"}}}
 		want, err := json.Marshal(d)
