@@ -10,6 +10,9 @@ type collection struct {
 	index map[string]int // key -> position in items
 	items []api.Object   // creation order; nil marks a deleted entry
 	holes int
+	// iterating counts the EachPod loops under way: while one runs, the
+	// positions must not move, so compaction waits until it ends.
+	iterating int
 }
 
 func newCollection() *collection { return &collection{index: map[string]int{}} }
@@ -39,7 +42,13 @@ func (c *collection) remove(key string) {
 	delete(c.index, key)
 	c.items[i] = nil
 	c.holes++
-	if c.holes > 64 && c.holes > len(c.items)/2 {
+	c.maybeCompact()
+}
+
+// maybeCompact compacts when more than half the entries (and more than 64)
+// are holes, unless an iteration is under way.
+func (c *collection) maybeCompact() {
+	if c.iterating == 0 && c.holes > 64 && c.holes > len(c.items)/2 {
 		c.compact()
 	}
 }

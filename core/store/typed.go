@@ -50,10 +50,19 @@ func listAs[T api.Object](s *Store, kind string) []T {
 }
 
 // EachPod calls f for every pod in creation order until f returns false. It
-// allocates nothing; use it on hot paths.
+// allocates nothing; use it on hot paths. f may write to the store: a pod
+// it deletes is not visited afterwards, and pods it creates are not
+// visited in this loop.
 func (s *Store) EachPod(f func(*api.Pod) bool) {
-	for _, o := range s.kinds[api.KindPod].items {
-		if o != nil && !f(o.(*api.Pod)) {
+	c := s.kinds[api.KindPod]
+	c.iterating++
+	defer func() {
+		c.iterating--
+		c.maybeCompact()
+	}()
+	n := len(c.items)
+	for i := 0; i < n; i++ {
+		if o := c.items[i]; o != nil && !f(o.(*api.Pod)) {
 			return
 		}
 	}
