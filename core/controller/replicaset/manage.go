@@ -104,7 +104,8 @@ func createPods(ctx *controller.Context, rs *api.ReplicaSet, n int) manageResult
 }
 
 // podParts are what the pods of one createPods call share: one labels map,
-// one controller reference and one (defaulted) spec with its containers.
+// one ownerReferences list (the controller reference) and one (defaulted)
+// spec with its containers.
 // Stored objects are never modified (every writer copies first), so sharing
 // is safe, and it lets the controllers that read every pod in every round
 // tell the pods of one batch alike at a pointer compare instead of a map
@@ -112,14 +113,14 @@ func createPods(ctx *controller.Context, rs *api.ReplicaSet, n int) manageResult
 // sums).
 type podParts struct {
 	labels map[string]string
-	ref    api.OwnerReference
+	refs   []api.OwnerReference
 	spec   api.PodSpec
 }
 
 func newPodParts(rs *api.ReplicaSet) podParts {
 	spec := rs.Spec.Template.Spec.DeepCopy()
 	api.SetDefaultsPodSpec(&spec)
-	return podParts{labels: api.CopyStringMap(rs.Spec.Template.Labels), ref: api.NewControllerRef(rs), spec: spec}
+	return podParts{labels: api.CopyStringMap(rs.Spec.Template.Labels), refs: []api.OwnerReference{api.NewControllerRef(rs)}, spec: spec}
 }
 
 // podFromTemplate is GetPodFromTemplate: the template's labels, annotations,
@@ -138,7 +139,7 @@ func podFromTemplate(rs *api.ReplicaSet, parts *podParts) *api.Pod {
 		Namespace:       rs.Namespace,
 		Labels:          parts.labels,
 		Annotations:     api.CopyStringMap(t.Annotations),
-		OwnerReferences: []api.OwnerReference{parts.ref},
+		OwnerReferences: parts.refs,
 	}}
 	if t.Finalizers != nil {
 		p.Finalizers = append([]string(nil), t.Finalizers...)

@@ -315,7 +315,8 @@ func TestPodsOfOneBatchShareTheirSpecButNotTheirTolerations(t *testing.T) {
 	for _, p := range pods {
 		require.Len(t, p.Spec.Tolerations, 3, "the template's plus admission's not-ready and unreachable")
 		assert.Equal(t, "dedicated", p.Spec.Tolerations[0].Key)
-		assert.Equal(t, &pods[0].Spec.Containers[0], &p.Spec.Containers[0], "one containers array per batch")
+		assert.Same(t, &pods[0].Spec.Containers[0], &p.Spec.Containers[0], "one containers array per batch")
+		assert.Same(t, &pods[0].OwnerReferences[0], &p.OwnerReferences[0], "one ownerReferences list per batch")
 	}
 	assert.NotSame(t, &pods[0].Spec.Tolerations[0], &pods[1].Spec.Tolerations[0])
 	assert.Len(t, getRS(t, s, "web").Spec.Template.Spec.Tolerations, 1)
