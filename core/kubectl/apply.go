@@ -89,6 +89,11 @@ func (x *execCtx) applyOne(obj api.Object, source string) error {
 			return withSource("creating", source, err)
 		}
 		clearStatus(next)
+		if x.dry == "client" {
+			// kubectl sends nothing and prints the object it would send.
+			x.printObject(rt, next, "created")
+			return nil
+		}
 		created, err := x.st.Create(next)
 		if err != nil {
 			return withSource("creating", source, err)

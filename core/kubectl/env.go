@@ -75,6 +75,9 @@ type execCtx struct {
 	dry  string // "", "client" or "server"
 	out  strings.Builder
 	errw strings.Builder
+	// printed counts objects printed as YAML: kubectl's YAML printer puts
+	// "---" before every document but the first.
+	printed int
 }
 
 // printf writes to stdout.

@@ -70,6 +70,10 @@ func formatValue(v any, format string) string {
 func (x *execCtx) printObject(rt *resourceType, obj api.Object, operation string) {
 	switch f := x.cmd.str("output"); f {
 	case outputYAML, outputJSON:
+		if f == outputYAML && x.printed > 0 {
+			x.out.WriteString("---\n")
+		}
+		x.printed++
 		x.out.WriteString(formatValue(objectValue(obj), f))
 	default:
 		x.printName(rt, obj.GetObjectMeta().Name, operation)

@@ -63,7 +63,10 @@ func TestRolloutStatus(t *testing.T) {
 			`Waiting for deployment "web" rollout to finish: 2 of 3 updated replicas are available...`, ""},
 		{"not observed", func(s *api.DeploymentStatus) { s.ObservedGeneration = 0 }, "rollout status deploy/web",
 			"Waiting for deployment spec update to be observed...", ""},
-		{"deadline", func(s *api.DeploymentStatus) { s.Conditions[1].Reason = "ProgressDeadlineExceeded"; s.UpdatedReplicas = 1 },
+		{"deadline", func(s *api.DeploymentStatus) {
+			s.Conditions[1].Reason = "ProgressDeadlineExceeded"
+			s.UpdatedReplicas = 1
+		},
 			"rollout status deploy/web", "", `error: deployment "web" exceeded its progress deadline`},
 		{"revision matches", func(s *api.DeploymentStatus) {}, "rollout status deploy/web --revision=0", `deployment "web" successfully rolled out`, ""},
 		{"revision differs", nil, "rollout status deploy/web --revision=2", "", "error: desired revision (2) is different from the running revision (0)"},
