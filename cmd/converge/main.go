@@ -29,6 +29,11 @@ import (
 // them.
 var commands = []*command{
 	serveCommand,
+	runCommand,
+	validateCommand,
+	shareCommand,
+	unshareCommand,
+	kubectlCommand,
 }
 
 // command is one subcommand.

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"converge/core/scenario"
+	"converge/core/sim"
+)
+
+var runCommand = &command{
+	name:    "run",
+	args:    "FILE [--output text|jsonl] [--until DURATION]",
+	summary: "simulate a scenario (or a plain manifest file) natively",
+	help: `Simulates FILE second by second and prints a readable timeline (--output text,
+the default: each step with its output, each event as 'kubectl get events -w'
+shows it, and a summary per Deployment) or the JSONL trace, one JSON object
+per simulated second (--output jsonl), byte-identical run to run.
+FILE may be a scenario or a plain manifest file; - reads standard input.
+--until stops early (or runs past the scenario's duration).
+Exit status 1 when an expect (or expectError) does not hold.`,
+	flags: func(fs *flag.FlagSet) runFunc {
+		output := fs.String("output", "text", "`FORMAT` of the output: text or jsonl")
+		until := fs.String("until", "", "simulate until `DURATION` (Go syntax, e.g. 90s or 5m) instead of the scenario's duration")
+		return func(ctx context.Context, e *env, args []string) error {
+			if len(args) != 1 {
+				return usageError("run needs exactly one FILE")
+			}
+			if *output != "text" && *output != "jsonl" {
+				return usageErrorf("--output must be text or jsonl, not %q", *output)
+			}
+			var end time.Duration
+			if *until != "" {
+				d, err := time.ParseDuration(*until)
+				if err != nil || d < 0 || d > scenario.MaxDuration || d%time.Second != 0 {
+					return usageErrorf("--until: %q is not a whole number of seconds between 0s and 24h (e.g. 90s, 5m)", *until)
+				}
+				end = d
+			}
+			return runScenario(ctx, e, args[0], *output, end)
+		}
+	},
+}
+
+func runScenario(ctx context.Context, e *env, file, output string, until time.Duration) error {
+	scn, err := loadScenario(e, file)
+	if err != nil {
+		return err
+	}
+	if until == 0 {
+		until = scn.Duration
+	}
+	s, err := sim.New(scn, sim.Options{CheckpointEvery: -1})
+	if err != nil {
+		return badInput(fmt.Errorf("%s: %w", file, err))
+	}
+	out := bufio.NewWriterSize(e.stdout, 1<<16)
+	defer out.Flush()
+	var tl *timeline
+	if output == "text" {
+		tl = newTimeline(out, scn)
+	}
+	progress := newProgress(e, until)
+	var failures []string
+	end := int64(until / time.Second)
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if output == "jsonl" {
+			line, err := s.TraceLine()
+			if err != nil {
+				return err
+			}
+			out.Write(line)
+			out.WriteByte('\n')
+		} else {
+			tl.tick(s)
+		}
+		for _, r := range s.Tick().Steps {
+			if !r.OK {
+				failures = append(failures, failureLine(file, r))
+			}
+		}
+		progress.at(s.T())
+		if s.T() >= end {
+			break
+		}
+		s.Step(1)
+	}
+	progress.done()
+	if tl != nil {
+		tl.summary(s)
+	}
+	out.Flush()
+	if len(failures) > 0 {
+		for _, f := range failures {
+			fprintln(e.stderr, f)
+		}
+		return expectFailed(nil)
+	}
+	return nil
+}
+
+// failureLine renders a step that did not hold:
+// `FILE: at 90s: expect deployment/web .status.availableReplicas == 3: got 2`.
+func failureLine(file string, r sim.StepResult) string {
+	msg := r.Error
+	if msg == "" {
+		msg = "failed"
+	}
+	return fmt.Sprintf("%s: at %s: %s: %s", file, r.At, r.Action, firstLines(msg, 3))
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = append(lines[:n], "...")
+	}
+	return strings.Join(lines, " | ")
+}
+
+// progress shows how far a long run is, on a terminal only.
+type progress struct {
+	w    io.Writer
+	end  int64
+	last int64
+	on   bool
+}
+
+func newProgress(e *env, until time.Duration) *progress {
+	p := &progress{w: e.stderr, end: int64(until / time.Second), last: -1}
+	if f, ok := e.stderr.(*os.File); ok && p.end >= 120 {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			p.on = true
+		}
+	}
+	return p
+}
+
+func (p *progress) at(t int64) {
+	if !p.on || t-p.last < 30 && t != p.end {
+		return
+	}
+	p.last = t
+	fmt.Fprintf(p.w, "\rsimulating: %ds of %ds", t, p.end)
+}
+
+func (p *progress) done() {
+	if p.on {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}

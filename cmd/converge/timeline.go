@@ -1,0 +1,107 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"strings"
+
+	"converge/core/api"
+	"converge/core/scenario"
+	"converge/core/sim"
+)
+
+// timeline writes `converge run --output text`: a header, then per second
+// the steps with their output and the events in the columns of
+// `kubectl get events -w` (TYPE REASON OBJECT MESSAGE) under the second they
+// happened, then a summary per Deployment.
+type timeline struct {
+	w *bufio.Writer
+}
+
+func newTimeline(w *bufio.Writer, scn *scenario.Scenario) *timeline {
+	t := &timeline{w: w}
+	title := scn.Name
+	if scn.Title != "" {
+		title += ": " + scn.Title
+	}
+	fmt.Fprintf(w, "Scenario %s\n", title)
+	fmt.Fprintf(w, "%d nodes, %d objects, %d steps, %ds simulated\n\n", len(scn.Cluster.Nodes), len(scn.Objects), len(scn.Steps),
+		int64(scn.Duration.Seconds()))
+	return t
+}
+
+func (t *timeline) tick(s *sim.Sim) {
+	tick := s.Tick()
+	at := fmt.Sprintf("%5ds", s.T())
+	for _, r := range tick.Steps {
+		mark := "$"
+		switch {
+		case r.Expect && r.OK:
+			mark = "✓"
+		case r.Expect:
+			mark = "✗"
+		case !r.OK:
+			mark = "!"
+		}
+		fmt.Fprintf(t.w, "%s  %s %s\n", at, mark, r.Action)
+		at = "      "
+		for _, l := range lines(r.Output) {
+			if r.Expect {
+				break
+			}
+			fmt.Fprintf(t.w, "          %s\n", l)
+		}
+		for _, l := range lines(r.Error) {
+			fmt.Fprintf(t.w, "          %s\n", l)
+		}
+	}
+	for _, ev := range tick.Events {
+		fmt.Fprintf(t.w, "%s  %-7s  %-18s  %-34s  %s\n", at, ev.Type, ev.Reason, ev.Object, ev.Message)
+		at = "      "
+	}
+}
+
+func lines(s string) []string {
+	s = strings.TrimRight(s, "\n")
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
+}
+
+// summary prints each Deployment's state at the end of the run.
+func (t *timeline) summary(s *sim.Sim) {
+	snap := s.Snapshot()
+	fmt.Fprintf(t.w, "\nAt %ds:\n", snap.T)
+	for _, d := range snap.Deployments {
+		st := d.Status
+		fmt.Fprintf(t.w, "  deployment/%s: %d desired, %d updated, %d ready, %d available, revision %s",
+			d.Name, api.Deref(d.Spec.Replicas, 1), st.UpdatedReplicas, st.ReadyReplicas, st.AvailableReplicas,
+			orNone(d.Annotations[api.RevisionAnnotation]))
+		for _, c := range st.Conditions {
+			fmt.Fprintf(t.w, "; %s=%s (%s)", c.Type, c.Status, c.Reason)
+		}
+		fmt.Fprintln(t.w)
+	}
+	if len(snap.Deployments) == 0 {
+		fmt.Fprintln(t.w, "  no deployments")
+	}
+	passed, failed := 0, 0
+	for _, r := range s.Expectations() {
+		if r.OK {
+			passed++
+		} else {
+			failed++
+		}
+	}
+	if passed+failed > 0 {
+		fmt.Fprintf(t.w, "  expectations: %d passed, %d failed\n", passed, failed)
+	}
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "<none>"
+	}
+	return s
+}

@@ -1,0 +1,37 @@
+// Package sim is the engine: it owns the simulated clock, the store and the
+// controllers of one simulation, runs the scenario's steps at their time and
+// produces one snapshot (trace line) per simulated second.
+//
+// # The order of work in a tick
+//
+// One tick is one simulated second. Tick 0 is the initial state: the
+// cluster's nodes are created and the scenario's objects are applied in
+// order, as `kubectl apply` would. Then every tick, including tick 0, does:
+//
+//  1. the scenario's steps whose `at` is this second run, in file order
+//     (kubectl, apply, fault, expect); steps added at run time join them;
+//  2. a control-plane round runs, in this fixed order: the node lifecycle
+//     controller, the garbage collector, the deployment controller, the
+//     replicaset controller, the scheduler, the endpoints controller; the
+//     round repeats while it wrote anything to the store (at most MaxRounds
+//     times), the way the real components react to each other within
+//     milliseconds;
+//  3. the kubelets run, node by node (heartbeats, pulls, starts, probes,
+//     crashes, terminations); the control plane sees what they changed in
+//     the next tick;
+//  4. each Service's requests of this second are sent to the endpoints of
+//     the previous tick (kube-proxy lags), and fail on pods that are not
+//     really serving;
+//  5. the snapshot of the tick is taken.
+//
+// Before tick t+1 starts the clock advances by one second.
+//
+// # Determinism and seeking
+//
+// All names and random choices come from the store's generator seeded with
+// the scenario's seed, and nothing reads the wall clock, so the same
+// scenario gives the same trace, byte for byte. The engine keeps checkpoints
+// (cheap copies: stored objects are immutable and shared) every few seconds;
+// SeekTo(t) restores the nearest checkpoint at or before t and replays from
+// there, which is how the page scrubs backwards.
+package sim

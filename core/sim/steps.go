@@ -1,0 +1,231 @@
+package sim
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"converge/core/api"
+	"converge/core/controller"
+	"converge/core/kubectl"
+	"converge/core/scenario"
+	"converge/core/store"
+)
+
+// runSteps runs the steps due at st.t, in scenario order.
+func (s *Sim) runSteps(st *state, ctx *controller.Context) []StepResult {
+	var out []StepResult
+	due := time.Duration(st.t) * time.Second
+	for st.next < len(s.scn.Steps) && s.scn.Steps[st.next].At <= due {
+		i := st.next
+		st.next++
+		r := s.runStep(st, ctx, i)
+		out = append(out, r)
+		if r.Expect {
+			s.expects[i] = r
+		}
+	}
+	return out
+}
+
+func (s *Sim) runStep(st *state, ctx *controller.Context, i int) StepResult {
+	step := &s.scn.Steps[i]
+	r := StepResult{At: formatAt(step.At), Action: step.Action(), Index: i}
+	switch {
+	case step.Kubectl != "":
+		res := kubectl.Run(s.env(st), step.Kubectl)
+		r.Output, r.Error = res.Output, res.Error
+		r.OK = checkExpectError(res, step.ExpectError, &r)
+	case len(step.Apply) > 0:
+		objs := make([]api.Object, len(step.Apply))
+		for j, d := range step.Apply {
+			objs[j] = d.Object.DeepCopyObject()
+		}
+		res := kubectl.Apply(s.env(st), objs)
+		r.Output, r.Error = res.Output, res.Error
+		r.OK = checkExpectError(res, step.ExpectError, &r)
+	case step.Fault != nil:
+		out, err := s.fault(st, step.Fault)
+		r.Output, r.OK = out, err == nil
+		if err != nil {
+			r.Error = err.Error()
+		}
+	case step.Expect != nil:
+		r.Expect = true
+		ok, got, err := evalExpect(st.store, step.Expect)
+		r.OK = ok
+		r.Output = "got " + got
+		if err != nil {
+			r.Error = err.Error()
+		} else if !ok {
+			r.Error = "got " + got
+		}
+	}
+	return r
+}
+
+// checkExpectError applies a step's expectError: with one, the step holds
+// when it failed with that text in its error.
+func checkExpectError(res kubectl.Result, want string, r *StepResult) bool {
+	if want == "" {
+		return res.OK()
+	}
+	if res.OK() {
+		r.Error = fmt.Sprintf("expected an error containing %q, but the command succeeded", want)
+		return false
+	}
+	if !strings.Contains(res.Error, want) {
+		r.Error = fmt.Sprintf("expected an error containing %q, got: %s", want, res.Error)
+		return false
+	}
+	return true
+}
+
+func formatAt(d time.Duration) string {
+	return fmt.Sprintf("%ds", int64(d/time.Second))
+}
+
+// fault injects a node-down, node-up or crash.
+func (s *Sim) fault(st *state, f *scenario.Fault) (string, error) {
+	switch f.Type {
+	case scenario.FaultNodeDown, scenario.FaultNodeUp:
+		down := f.Type == scenario.FaultNodeDown
+		if err := st.kubelet.SetNodeDown(f.Target, down); err != nil {
+			return "", err
+		}
+		if down {
+			return fmt.Sprintf("node/%s: kubelet stopped (no more heartbeats)", f.Target), nil
+		}
+		return fmt.Sprintf("node/%s: kubelet started", f.Target), nil
+	case scenario.FaultCrashPod:
+		if err := st.kubelet.CrashPod(api.NamespaceDefault, f.Target); err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("pod/%s: container exited with code 1", f.Target), nil
+	case scenario.FaultCrashDeployment:
+		return s.crashDeployment(st, f.Target)
+	}
+	return "", fmt.Errorf("unknown fault %q", f.Type)
+}
+
+// crashDeployment crashes the running container of every pod the
+// Deployment's ReplicaSets own.
+func (s *Sim) crashDeployment(st *state, name string) (string, error) {
+	d, err := st.store.GetDeployment(api.NamespaceDefault, name)
+	if err != nil {
+		return "", err
+	}
+	owned := map[string]bool{}
+	for _, rs := range st.store.ReplicaSets() {
+		if api.IsControlledBy(&rs.ObjectMeta, d.UID) {
+			owned[rs.UID] = true
+		}
+	}
+	var crashed []string
+	for _, p := range st.store.Pods() {
+		ref := api.GetControllerOf(&p.ObjectMeta)
+		if ref == nil || !owned[ref.UID] {
+			continue
+		}
+		if st.kubelet.CrashPod(p.Namespace, p.Name) == nil {
+			crashed = append(crashed, p.Name)
+		}
+	}
+	if len(crashed) == 0 {
+		return "", fmt.Errorf("deployment %q has no running pods to crash", name)
+	}
+	return fmt.Sprintf("crashed %d pods: %s", len(crashed), strings.Join(crashed, ", ")), nil
+}
+
+// evalExpect evaluates an expect step against the current store.
+func evalExpect(st *store.Store, e *scenario.Expect) (bool, string, error) {
+	obj, err := st.Get(e.Kind, api.NamespaceDefault, e.Name)
+	if err != nil {
+		ok, got, err := e.Eval(nil)
+		if err == nil && !ok {
+			got = "<missing: " + strings.ToLower(e.Kind) + " " + e.Name + " not found>"
+		}
+		return ok, got, err
+	}
+	b, err := json.Marshal(obj)
+	if err != nil {
+		return false, "", err
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return false, "", err
+	}
+	return e.Eval(v)
+}
+
+// Run runs a kubectl command line from the console or the JS API. A
+// command that only reads (get, describe, rollout status ...) runs against
+// the current state and is not recorded. A command that changes the cluster
+// becomes a step of the scenario one second from now (so that it replays and
+// shares), everything computed after now is dropped, and the simulation
+// advances one second to run it.
+func (s *Sim) Run(line string) StepResult {
+	cmd, err := kubectl.Parse(line)
+	if err == nil && !cmd.Mutates() {
+		res := cmd.Exec(s.env(s.state))
+		return StepResult{At: formatAt(time.Duration(s.state.t) * time.Second), Action: "kubectl " + cmd.String(),
+			OK: res.OK(), Output: res.Output, Error: res.Error, Index: -1}
+	}
+	if err != nil {
+		// Record nothing: kubectl rejects the line before it reaches the cluster.
+		res := kubectl.Run(s.env(s.state), line)
+		return StepResult{At: formatAt(time.Duration(s.state.t) * time.Second), Action: "kubectl " + strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "kubectl")),
+			OK: res.OK(), Output: res.Output, Error: res.Error, Index: -1}
+	}
+	at := time.Duration(s.state.t+1) * time.Second
+	if err := s.scn.AppendStep(scenario.Step{At: at, Kubectl: cmd.String()}); err != nil {
+		return StepResult{At: formatAt(at), Action: "kubectl " + cmd.String(), Error: err.Error(), Index: -1}
+	}
+	idx := s.indexOfAppended(at, cmd.String())
+	s.invalidateAfter(s.state.t)
+	if s.state.next > idx {
+		s.state.next = idx
+	}
+	s.advance()
+	for _, r := range s.state.tick.Steps {
+		if r.Index == idx {
+			return r
+		}
+	}
+	return StepResult{At: formatAt(at), Action: "kubectl " + cmd.String(), Error: "internal error: the step did not run"}
+}
+
+// invalidateAfter drops checkpoints taken after second t, whose future the
+// new step changes.
+func (s *Sim) invalidateAfter(t int64) {
+	kept := s.checkpoints[:0]
+	for _, c := range s.checkpoints {
+		if c.t <= t {
+			kept = append(kept, c)
+		}
+	}
+	s.checkpoints = kept
+}
+
+// Expectations returns the latest outcome of every expect step that has run, in scenario order.
+func (s *Sim) Expectations() []StepResult {
+	var out []StepResult
+	for i := range s.scn.Steps {
+		if r, ok := s.expects[i]; ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// indexOfAppended finds the step AppendStep just added: the last step at
+// that second with that command.
+func (s *Sim) indexOfAppended(at time.Duration, line string) int {
+	for i := len(s.scn.Steps) - 1; i >= 0; i-- {
+		if st := s.scn.Steps[i]; st.At == at && st.Kubectl == line {
+			return i
+		}
+	}
+	return len(s.scn.Steps) - 1
+}
