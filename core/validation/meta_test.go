@@ -198,3 +198,9 @@ func TestIsRelaxedEnvVarName(t *testing.T) {
 		assert.Len(t, validation.IsRelaxedEnvVarName(bad), 1, bad)
 	}
 }
+
+func TestValidateObjectWithOldOfAnotherKind(t *testing.T) {
+	t.Parallel()
+	assert.Empty(t, validation.ValidateObject(deployment(), pod()), "treated as a create")
+	assert.Empty(t, validation.ValidateObject(pod(), (*api.Pod)(nil)))
+}

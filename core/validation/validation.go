@@ -13,44 +13,27 @@ import (
 
 // ValidateObject validates obj on create (old == nil) or on update from old,
 // dispatching on the object's kind. Objects are defaulted before they are
-// validated, as the API server does.
+// validated, as the API server does. An old object of another kind counts
+// as none. Kinds without validation (Endpoints, Event) give no errors.
 func ValidateObject(obj, old api.Object) field.ErrorList {
 	switch o := obj.(type) {
 	case *api.Deployment:
-		var od *api.Deployment
-		if old != nil {
-			od = old.(*api.Deployment)
-		}
+		od, _ := old.(*api.Deployment) // nil on create, or when old is of another kind
 		return ValidateDeployment(o, od)
 	case *api.ReplicaSet:
-		var or *api.ReplicaSet
-		if old != nil {
-			or = old.(*api.ReplicaSet)
-		}
+		or, _ := old.(*api.ReplicaSet) // nil on create, or when old is of another kind
 		return ValidateReplicaSet(o, or)
 	case *api.Pod:
-		var op *api.Pod
-		if old != nil {
-			op = old.(*api.Pod)
-		}
+		op, _ := old.(*api.Pod) // nil on create, or when old is of another kind
 		return ValidatePod(o, op)
 	case *api.Service:
-		var os *api.Service
-		if old != nil {
-			os = old.(*api.Service)
-		}
+		os, _ := old.(*api.Service) // nil on create, or when old is of another kind
 		return ValidateService(o, os)
 	case *api.ConfigMap:
-		var oc *api.ConfigMap
-		if old != nil {
-			oc = old.(*api.ConfigMap)
-		}
+		oc, _ := old.(*api.ConfigMap) // nil on create, or when old is of another kind
 		return ValidateConfigMap(o, oc)
 	case *api.Node:
-		var on *api.Node
-		if old != nil {
-			on = old.(*api.Node)
-		}
+		on, _ := old.(*api.Node) // nil on create, or when old is of another kind
 		return ValidateNode(o, on)
 	}
 	return nil
