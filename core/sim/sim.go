@@ -46,6 +46,8 @@ type Sim struct {
 	checkpoints []*state
 	// expects holds the latest outcome of each expect step, by step index.
 	expects map[int]StepResult
+	// samples holds the summary of each second computed so far.
+	samples []Sample
 }
 
 // state is everything that changes while the simulation runs; a checkpoint
@@ -145,6 +147,7 @@ func (s *Sim) initial() (*state, error) {
 			Output: r.Output, Error: r.Error, Index: -1})
 	}
 	s.runTick(st, applied)
+	s.record(st)
 	return st, nil
 }
 
@@ -214,6 +217,7 @@ func (s *Sim) advance() {
 	st.clock.Advance(time.Second)
 	st.t++
 	s.runTick(st, nil)
+	s.record(st)
 	if s.opts.CheckpointEvery > 0 && st.t%int64(s.opts.CheckpointEvery) == 0 {
 		s.checkpoint()
 	}

@@ -206,6 +206,9 @@ func (s *Sim) invalidateAfter(t int64) {
 		}
 	}
 	s.checkpoints = kept
+	if int64(len(s.samples)) > t+1 {
+		s.samples = s.samples[:t+1]
+	}
 }
 
 // Expectations returns the latest outcome of every expect step that has run, in scenario order.
