@@ -100,7 +100,9 @@ func TestParseSetSelectors(t *testing.T) {
 		{"x=a", func(t *testing.T) []Requirement { return []Requirement{req(t, "x", Equals, "a")} }},
 		{"x>1", func(t *testing.T) []Requirement { return []Requirement{req(t, "x", GreaterThan, "1")} }},
 		{"x<7", func(t *testing.T) []Requirement { return []Requirement{req(t, "x", LessThan, "7")} }},
-		{"x=a,y!=b", func(t *testing.T) []Requirement { return []Requirement{req(t, "x", Equals, "a"), req(t, "y", NotEquals, "b")} }},
+		{"x=a,y!=b", func(t *testing.T) []Requirement {
+			return []Requirement{req(t, "x", Equals, "a"), req(t, "y", NotEquals, "b")}
+		}},
 		{"x=a,y!=b,z in (h,i,j)", func(t *testing.T) []Requirement {
 			return []Requirement{req(t, "x", Equals, "a"), req(t, "y", NotEquals, "b"), req(t, "z", In, "h", "i", "j")}
 		}},
