@@ -78,6 +78,10 @@ type Controller struct {
 	order  []*podState  // the states of the last Sync's pods, in the store's order
 	spare  []*podState  // the buffer the next order is built in
 	byNode [][]boundPod // scratch of one Sync: its pods per node (not state, not cloned)
+	// reuse says byNode still holds the store's bound pods as of the end of
+	// the last Sync, whose write count was lastWrites.
+	reuse      bool
+	lastWrites int64
 }
 
 var _ controller.Controller = (*Controller)(nil)
@@ -165,7 +169,7 @@ func (k *Controller) SetNodeDown(name string, down bool) error {
 		n = newNodeState(name)
 		k.nodes[name] = n
 	}
-	n.down = down
+	n.down, n.dirty = down, true
 	return nil
 }
 
@@ -197,6 +201,9 @@ func (k *Controller) CrashPod(namespace, name string) error {
 		return fmt.Errorf("pod %q: %w", name, ErrNotRunning)
 	}
 	p.force = true
+	if p.node != nil {
+		p.node.dirty = true
+	}
 	return nil
 }
 

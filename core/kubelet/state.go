@@ -155,6 +155,13 @@ type nodeState struct {
 	lastCats  [numCategories]int // the counts behind lastText
 	lastReady int
 	lastText  string
+
+	// The summary of the last full pass over the node's pods, repeated
+	// while nothing is due (valid while cached; not carried into clones).
+	log    nodeLog
+	cached bool
+	due    time.Time // the earliest step due on the node's pods
+	dirty  bool      // a fault touched the node or one of its pods
 }
 
 func newNodeState(name string) *nodeState {
@@ -163,6 +170,7 @@ func newNodeState(name string) *nodeState {
 
 func (n *nodeState) clone() *nodeState {
 	x := *n
+	x.log, x.cached = nodeLog{}, false
 	x.present = make(map[string]bool, len(n.present))
 	for k, v := range n.present {
 		x.present[k] = v

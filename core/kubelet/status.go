@@ -11,21 +11,23 @@ import (
 )
 
 // writeStatus stores the status the kubelet reports for the pod when it
-// differs from the stored one (the status manager's needsUpdate).
-func (k *Controller) writeStatus(ctx *controller.Context, ps *podState, p *api.Pod, now time.Time) {
+// differs from the stored one (the status manager's needsUpdate), and
+// returns the pod as stored now.
+func (k *Controller) writeStatus(ctx *controller.Context, ps *podState, p *api.Pod, now time.Time) *api.Pod {
 	st := k.podStatus(ps, p, now)
 	if statusEqual(&st, &p.Status) {
 		ps.rv = p.ResourceVersion
-		return
+		return p
 	}
 	x := *p
 	x.Status = st
 	out, err := ctx.Store.UpdateStatus(&x)
 	if err != nil {
 		ps.rv = "" // try again at the next Sync
-		return
+		return p
 	}
 	ps.rv = out.GetObjectMeta().ResourceVersion
+	return out.(*api.Pod)
 }
 
 // kubeletConditions are the pod conditions the kubelet owns

@@ -19,6 +19,7 @@ func (k *Controller) Sync(ctx *controller.Context) {
 	now := ctx.Now()
 	k.epoch++
 	nodes := s.Nodes()
+	same := len(nodes) == len(k.byNode)
 	for i, n := range nodes {
 		ns := k.nodes[n.Name]
 		if ns == nil {
@@ -29,16 +30,25 @@ func (k *Controller) Sync(ctx *controller.Context) {
 			k.seq++
 			ns.index = k.seq
 		}
+		same = same && ns.epoch == k.epoch-1 && ns.pos == i
 		ns.epoch, ns.pos = k.epoch, i
 		ns.hostIP = hostIP(n, ns.index)
 	}
-	stale := k.groupPods(s, len(nodes)) != len(k.pods)
+	// Nothing but this kubelet wrote since its last Sync: the pods are the
+	// ones it grouped then (it kept their entries up to date).
+	reuse := same && k.reuse && s.Writes() == k.lastWrites
+	stale := false
+	if !reuse {
+		stale = k.groupPods(s, len(nodes)) != len(k.pods)
+	}
+	k.reuse = true
 	for i, n := range nodes {
-		k.syncNode(ctx, n, k.nodes[n.Name], k.byNode[i], now)
+		k.syncNode(ctx, n, k.nodes[n.Name], k.byNode[i], now, reuse)
 	}
 	if stale {
 		k.dropGone()
 	}
+	k.lastWrites = s.Writes()
 }
 
 // boundPod is a pod of this Sync with the kubelet's state of it (nil when new).
@@ -109,6 +119,7 @@ func (k *Controller) dropGone() {
 
 func (k *Controller) forget(uid string, p *podState) {
 	p.gone = true
+	k.reuse = false
 	if p.node != nil && p.ipHost > 0 {
 		p.node.used[p.ipHost] = false
 	}
@@ -116,32 +127,47 @@ func (k *Controller) forget(uid string, p *podState) {
 	delete(k.pods, uid)
 }
 
-// syncNode is one kubelet's pass over its node and pods.
-func (k *Controller) syncNode(ctx *controller.Context, n *api.Node, ns *nodeState, pods []boundPod, now time.Time) {
+// syncNode is one kubelet's pass over its node and pods. When its pods are
+// the ones of its last pass and none has a step due, it only repeats that
+// pass's summary.
+func (k *Controller) syncNode(ctx *controller.Context, n *api.Node, ns *nodeState, pods []boundPod, now time.Time, reuse bool) {
 	log := nodeLog{ns: ns}
 	if ns.down {
 		k.recordDown(ctx, ns, pods)
 		return
 	}
 	k.heartbeat(ctx, n, ns, now, &log)
-	for _, b := range pods {
-		p, ps := b.p, b.ps
-		if ps != nil && ps.rv == p.ResourceVersion && !ps.force && (ps.due.IsZero() || now.Before(ps.due)) {
-			log.count(ps)
+	if reuse && ns.cached && !ns.dirty && (ns.due.IsZero() || now.Before(ns.due)) {
+		actions, nAct := log.actions, log.nAct
+		log = ns.log
+		log.actions, log.nAct = actions, nAct
+		k.record(ctx, &log, now)
+		return
+	}
+	ns.dirty, ns.due = false, time.Time{}
+	for j := range pods {
+		p, ps := pods[j].p, pods[j].ps
+		if ps == nil || ps.rv != p.ResourceVersion || ps.force || (!ps.due.IsZero() && !now.Before(ps.due)) {
+			ps, p = k.syncPod(ctx, ns, p, ps, now, &log)
+			pods[j] = boundPod{p, ps}
+		}
+		if ps == nil {
 			continue
 		}
-		ps = k.syncPod(ctx, ns, p, ps, now, &log)
-		if ps != nil {
-			log.count(ps)
+		log.count(ps)
+		if !ps.due.IsZero() && (ns.due.IsZero() || ps.due.Before(ns.due)) {
+			ns.due = ps.due
 		}
 	}
+	ns.log, ns.cached = log, true
+	ns.log.actions, ns.log.nAct = nil, 0
 	k.record(ctx, &log, now)
 }
 
 // syncPod compares one pod with its containers, takes the steps due and
-// writes the status when it changed. It returns the pod's state, or nil
-// once the pod is removed.
-func (k *Controller) syncPod(ctx *controller.Context, ns *nodeState, p *api.Pod, ps *podState, now time.Time, log *nodeLog) *podState {
+// writes the status when it changed. It returns the pod's state (nil once
+// the pod is removed) and the pod as stored now.
+func (k *Controller) syncPod(ctx *controller.Context, ns *nodeState, p *api.Pod, ps *podState, now time.Time, log *nodeLog) (*podState, *api.Pod) {
 	if p.DeletionTimestamp != nil {
 		return k.terminate(ctx, p, ps, now, log)
 	}
@@ -155,13 +181,13 @@ func (k *Controller) syncPod(ctx *controller.Context, ns *nodeState, p *api.Pod,
 	if ps.ipHost == 0 && !k.sandbox(ctx, ns, p, ps, now) {
 		ps.rv = p.ResourceVersion
 		ps.computeDue()
-		return ps
+		return ps, p
 	}
 	if k.advance(ctx, ps, p, now, log) || ps.rv != p.ResourceVersion {
-		k.writeStatus(ctx, ps, p, now)
+		p = k.writeStatus(ctx, ps, p, now)
 	}
 	ps.computeDue()
-	return ps
+	return ps, p
 }
 
 // admit starts tracking a pod newly bound to the node.
@@ -194,7 +220,7 @@ func (k *Controller) sandbox(ctx *controller.Context, ns *nodeState, p *api.Pod,
 // terminated (SIGTERM stops the app at once); the pod is removed with grace
 // 0 one second later, never later than its deletionTimestamp. A pod with
 // nothing running is removed in the same pass.
-func (k *Controller) terminate(ctx *controller.Context, p *api.Pod, ps *podState, now time.Time, log *nodeLog) *podState {
+func (k *Controller) terminate(ctx *controller.Context, p *api.Pod, ps *podState, now time.Time, log *nodeLog) (*podState, *api.Pod) {
 	deadline := p.DeletionTimestamp.Time
 	if ps != nil && !ps.killed {
 		stoppedRunning := false
@@ -216,14 +242,14 @@ func (k *Controller) terminate(ctx *controller.Context, p *api.Pod, ps *podState
 		}
 		if stoppedRunning && ps.removeAt.After(now) {
 			log.act("stop pod " + p.Name)
-			k.writeStatus(ctx, ps, p, now)
+			p = k.writeStatus(ctx, ps, p, now)
 			ps.computeDue()
-			return ps
+			return ps, p
 		}
 	}
 	if ps != nil && ps.removeAt.After(now) {
 		ps.rv = p.ResourceVersion
-		return ps
+		return ps, p
 	}
 	err := ctx.Store.Delete(api.KindPod, p.Namespace, p.Name, store.DeleteOptions{GracePeriodSeconds: api.Int64(0)})
 	if err == nil {
@@ -232,5 +258,6 @@ func (k *Controller) terminate(ctx *controller.Context, p *api.Pod, ps *podState
 	if ps != nil {
 		k.forget(p.UID, ps)
 	}
-	return nil
+	k.reuse = false
+	return nil, p
 }

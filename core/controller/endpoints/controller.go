@@ -40,45 +40,16 @@ type Controller struct {
 	// seen is, per Service ("namespace/name"), what its Endpoints were last
 	// computed from; a Service whose inputs did not change is not recomputed.
 	seen map[string]*svcState
-	// last is the signature of the whole store the last Sync left behind,
-	// and records its sync records: a Sync that finds the same signature
-	// has nothing to do and repeats them.
-	last    global
-	records []controller.SyncRecord
+	// lastWrites is the store's write count when the last Sync ended, and
+	// records its sync records: a Sync that finds no write since has
+	// nothing to do and repeats them.
+	lastWrites int64
+	records    []controller.SyncRecord
 	// scratch of one Sync (not state)
 	matched [][]*api.Pod
 	entries []entry
 	tmp     []entry
 	sel     []entry
-}
-
-// global is the count and largest resourceVersion of the pods, Services and
-// Endpoints: unchanged, nothing the controller reads has changed.
-type global struct {
-	pods, svcs, eps     int
-	podRV, svcRV, epsRV string
-}
-
-func podsSignature(s *store.Store) (int, string) {
-	n, rv := 0, ""
-	s.EachPod(func(p *api.Pod) bool {
-		n++
-		if rvLess(rv, p.ResourceVersion) {
-			rv = p.ResourceVersion
-		}
-		return true
-	})
-	return n, rv
-}
-
-func listSignature[T api.Object](list []T) (int, string) {
-	rv := ""
-	for _, o := range list {
-		if m := o.GetObjectMeta(); rvLess(rv, m.ResourceVersion) {
-			rv = m.ResourceVersion
-		}
-	}
-	return len(list), rv
 }
 
 // signature identifies the inputs of one Service's Endpoints: every write
@@ -171,7 +142,7 @@ func (c *Controller) Name() string { return Component }
 
 // Clone implements controller.Controller.
 func (c *Controller) Clone() controller.Controller {
-	out := &Controller{seen: make(map[string]*svcState, len(c.seen)), last: c.last, records: append([]controller.SyncRecord(nil), c.records...)}
+	out := &Controller{seen: make(map[string]*svcState, len(c.seen)), lastWrites: c.lastWrites, records: append([]controller.SyncRecord(nil), c.records...)}
 	for k, v := range c.seen {
 		out.seen[k] = &svcState{sig: v.sig, snap: append([]snap(nil), v.snap...)}
 	}
@@ -184,11 +155,7 @@ func (c *Controller) Clone() controller.Controller {
 func (c *Controller) Sync(ctx *controller.Context) {
 	s := ctx.Store
 	svcs := s.Services()
-	var g global
-	g.pods, g.podRV = podsSignature(s)
-	g.svcs, g.svcRV = listSignature(svcs)
-	g.eps, g.epsRV = listSignature(s.EndpointsList())
-	if c.records != nil && g == c.last {
+	if c.records != nil && s.Writes() == c.lastWrites {
 		for _, r := range c.records {
 			ctx.Record(r)
 		}
@@ -253,9 +220,8 @@ func (c *Controller) Sync(ctx *controller.Context) {
 			delete(c.seen, key)
 		}
 	}
-	g.eps, g.epsRV = listSignature(s.EndpointsList())
 	// What the next Sync would record if nothing changes: the same, in sync.
-	c.last, c.records = g, []controller.SyncRecord{}
+	c.lastWrites, c.records = s.Writes(), []controller.SyncRecord{}
 	if log != nil {
 		for _, r := range log.Records[first:] {
 			if !strings.HasPrefix(r.Object, "service/") {
