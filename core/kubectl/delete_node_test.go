@@ -195,4 +195,3 @@ func emptyDir(t *testing.T, f *fixture) {
 	simtest.MustCreate(t, f.st, simtest.NewPod("scratch", simtest.WithPodNode("node-1"), simtest.WithPodOwner(rs),
 		simtest.WithPodLabels(map[string]string{"app": "scratch"}), func(p *api.Pod) { p.Spec.Volumes = api.Raw(`[{"name":"tmp","emptyDir":{}}]`) }))
 }
-

@@ -37,6 +37,9 @@ func (r Result) OK() bool { return r.Error == "" }
 // Run parses a command line and runs it.
 func Run(env *Env, line string) Result {
 	c, err := Parse(line)
+	if _, ok := err.(rootHelpError); ok {
+		return Result{Output: rootHelp()}
+	}
 	if err != nil {
 		return Result{Error: trimNL(err.Error())}
 	}

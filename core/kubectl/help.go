@@ -16,6 +16,12 @@ func rootHelp() string {
 	return b.String()
 }
 
+// rootHelpError is Parse's error for a line without a command: kubectl
+// alone prints its help (to stdout, and succeeds).
+type rootHelpError struct{}
+
+func (rootHelpError) Error() string { return rootHelp() }
+
 // helpText is a command's short help: description, subcommands, usage.
 func helpText(spec *cmdSpec) string {
 	var b strings.Builder

@@ -212,5 +212,13 @@ const (
 	msgKustomizeVersion = "Kustomize Version: %s"
 	msgServerVersion    = "Server Version: %s"
 	// kustomizeVersion is the kustomize kubectl 1.35 embeds.
-	kustomizeVersion = "v5.7.1"
+	kustomizeVersion    = "v5.7.1"
+	msgVersionOutputBad = "--output must be 'yaml' or 'json'"
+)
+
+// api-resources.
+const (
+	msgAPIResourcesOutputBad = "--output %v is not available"
+	msgAPIResourcesSortBad   = "--sort-by accepts only name or kind"
+	msgAPIResourcesArgs      = "unexpected arguments: %v"
 )

@@ -1,6 +1,9 @@
 package kubectl
 
 import (
+	"fmt"
+	"slices"
+	"sort"
 	"strings"
 )
 
@@ -21,7 +24,7 @@ func runVersion(x *execCtx) error {
 		x.out.WriteString(formatValue(v, f))
 		return nil
 	default:
-		return &plainError{msg: "--output must be 'yaml' or 'json'"}
+		return &plainError{msg: msgVersionOutputBad}
 	}
 	x.printf(msgClientVersion+"\n", KubernetesVersion)
 	x.printf(msgKustomizeVersion+"\n", kustomizeVersion)
@@ -35,8 +38,15 @@ func runVersion(x *execCtx) error {
 func runAPIResources(x *execCtx) error {
 	c := x.cmd
 	format := c.str("output")
+	if len(c.Args) > 0 {
+		return &usageError{path: c.path(), msg: fmt.Sprintf(msgAPIResourcesArgs, c.Args)}
+	}
 	if format != "" && format != outputWide && format != outputName {
-		return &plainError{msg: "--output " + format + " is not available"}
+		return &plainError{msg: fmt.Sprintf(msgAPIResourcesOutputBad, format)}
+	}
+	sortBy := c.str("sort-by")
+	if sortBy != "" && sortBy != "name" && sortBy != "kind" {
+		return &plainError{msg: msgAPIResourcesSortBad}
 	}
 	var rows []resourceType
 	for _, rt := range resourceTypes {
@@ -46,8 +56,25 @@ func runAPIResources(x *execCtx) error {
 		if c.changed("api-group") && rt.group != c.str("api-group") {
 			continue
 		}
+		if !hasVerbs(c.list("verbs")) {
+			continue
+		}
 		rows = append(rows, rt)
 	}
+	// kubectl sorts by group (or the --sort-by column), then by name.
+	sort.SliceStable(rows, func(i, j int) bool {
+		a, b := rows[i].group, rows[j].group
+		switch sortBy {
+		case "name":
+			a, b = rows[i].plural, rows[j].plural
+		case "kind":
+			a, b = rows[i].kind, rows[j].kind
+		}
+		if a != b {
+			return a < b
+		}
+		return rows[i].plural < rows[j].plural
+	})
 	if format == outputName {
 		for _, rt := range rows {
 			x.printf("%s\n", rt.qualified())
@@ -79,8 +106,19 @@ func runAPIResources(x *execCtx) error {
 	return nil
 }
 
-func apiVerbs(rt resourceType) string {
-	return "create,delete,deletecollection,get,list,patch,update,watch"
+// verbs are the API verbs every Converge type serves.
+var verbs = []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}
+
+func apiVerbs(resourceType) string { return strings.Join(verbs, ",") }
+
+// hasVerbs is --verbs: the type supports every verb asked for.
+func hasVerbs(want []string) bool {
+	for _, w := range want {
+		if !slices.Contains(verbs, w) {
+			return false
+		}
+	}
+	return true
 }
 
 func apiCategories(rt resourceType) string {

@@ -62,7 +62,7 @@ func Parse(line string) (*Command, error) {
 func findPath(words []string) (*cmdSpec, []string, error) {
 	i := commandWord(words, 0)
 	if i < 0 {
-		return nil, nil, &plainError{text: rootHelp()}
+		return nil, nil, rootHelpError{}
 	}
 	spec := findCommand(commands, words[i])
 	if spec == nil {

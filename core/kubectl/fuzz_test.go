@@ -1,0 +1,74 @@
+package kubectl
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// fuzzSeeds are command lines of every command, well- and ill-formed.
+var fuzzSeeds = []string{
+	"", "kubectl", "get pods", "get deploy,rs -o wide --show-labels", "get po -l 'app in (web)' -o name", "get all -A",
+	"get deploy web -o yaml", "get pods web-66b6c48dd5-4jw2m -o json", "get nodes --no-headers", "get ev", "get cm,svc,ep",
+	"describe deploy web", "describe pods", "describe node node-1", "describe svc/web", "describe rs -l app=web",
+	"scale deploy/web --replicas=5", "scale rs -l app=web --replicas=1", "scale deploy web --replicas=2 --current-replicas=3",
+	"set image deployment/web web=nginx:1.26", "set image deploy/web foo=x", "set env deploy/web A=1 B-", "set env deploy/web --list",
+	"patch deploy web --type=merge -p '{\"spec\":{\"replicas\":4}}'", "patch deploy web -p '{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"web\",\"image\":\"x\"}]}}}}'",
+	"patch deploy web --type=json -p '[{\"op\":\"replace\",\"path\":\"/spec/replicas\",\"value\":1}]'",
+	"label deploy web tier=front", "label deploy web app=x", "label pods --all a=b --overwrite", "annotate deploy web note- ",
+	"rollout status deploy/web", "rollout history deploy/web --revision=1", "rollout undo deploy/web --to-revision=7",
+	"rollout restart deploy/web", "rollout pause deploy/web", "rollout resume deployment web", "rollout",
+	"delete pod web-66b6c48dd5-4jw2m", "delete pod -l app=web --grace-period=0 --force", "delete deploy web --cascade=orphan",
+	"delete cm settings --dry-run=client", "delete svc web ep/web",
+	"cordon node-1", "uncordon node-2", "drain node-1 --ignore-daemonsets --force", "drain node-2 --delete-emptydir-data",
+	"create deployment api --image=nginx --replicas=2 --port=80", "create configmap c --from-literal=a=b --from-literal=c=d",
+	"apply -f web.json", "apply -f -", "version -o yaml", "api-resources -o wide",
+	"frobnicate", "get", "get foo", "scale --selector-typo", "get pods -o", "get \"unterminated", "get 'x\\", "-n", "-- get",
+	"get pods -n other", "get pods --namespace=default -w", "scale deploy/web --replicas=-1", "set image deploy/web web=",
+}
+
+func FuzzParse(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		c, err := Parse(line)
+		if err != nil {
+			assert.Nil(t, c)
+			assert.NotEmpty(t, err.Error())
+			return
+		}
+		// The normalized line parses back to the same command.
+		again, err := Parse(c.String())
+		require.NoError(t, err, "%q normalized to %q", line, c.String())
+		assert.Equal(t, c.Path, again.Path, c.String())
+		assert.Equal(t, c.Args, again.Args, c.String())
+		assert.Equal(t, c.Flags, again.Flags, c.String())
+		assert.Equal(t, c.String(), again.String())
+		_ = c.Mutates()
+	})
+}
+
+func FuzzRun(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		fx := newFixture(t)
+		fx.files["web.json"] = webManifest
+		fx.env.Stdin = []byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"stdin"}}`)
+		rv := fx.st.ResourceVersion()
+		r := Run(fx.env, line)
+		changed := fx.st.ResourceVersion() != rv
+		assert.Equal(t, changed, r.Mutated, line)
+		if !r.OK() && r.Output == "" {
+			assert.False(t, changed, "a command that failed without output changed the store: %q", line)
+		}
+		if c, err := Parse(line); err != nil || !c.Mutates() {
+			assert.False(t, changed, "a read-only command changed the store: %q", line)
+		}
+		assert.Equal(t, r.Output, trimNL(r.Output))
+		assert.Equal(t, r.Error, trimNL(r.Error))
+	})
+}
