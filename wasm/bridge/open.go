@@ -1,0 +1,179 @@
+package bridge
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"converge/core/scenario"
+	"converge/core/sim"
+)
+
+// Address is what the page's URL asks for (contract §5), before anything is
+// checked:
+//
+//	/#s=SHARE                  a shared scenario
+//	/?scenario=NAME            a built-in one
+//	&t=SECONDS                 open at that time
+//	&embed=1                   the compact embed view
+//
+// Parameters may sit in the query or in the fragment (`#s=SHARE&t=30`); the
+// fragment's win.
+type Address struct {
+	Share    string
+	HasShare bool
+	Scenario string
+	T        string
+	Embed    bool
+}
+
+// ParseAddress reads an address. It never fails: what it cannot read it
+// leaves empty.
+func ParseAddress(href string) Address {
+	var a Address
+	u, err := url.Parse(href)
+	if err != nil {
+		return a
+	}
+	for _, raw := range []string{u.RawQuery, u.Fragment} {
+		q, _ := url.ParseQuery(raw)
+		if v, ok := q["s"]; ok {
+			a.Share, a.HasShare = v[0], true
+		}
+		if v := q.Get("scenario"); v != "" {
+			a.Scenario = v
+		}
+		if v := q.Get("t"); v != "" {
+			a.T = v
+		}
+		if v, ok := q["embed"]; ok {
+			a.Embed = v[0] == "" || v[0] == "1" || v[0] == "true"
+		}
+	}
+	return a
+}
+
+// Open is what the page opens for an address: the decision of Decide.
+type Open struct {
+	// Sim is the simulation to show, at t=0; nil only when nothing could be
+	// opened (an empty library and no usable share).
+	Sim *sim.Sim
+	// Source is its YAML.
+	Source []byte
+	// Name is the built-in scenario's name; "" for a shared scenario.
+	Name string
+	// T is the second to open at (&t=), at most the scenario's duration.
+	T int64
+	// Embed is the compact view (&embed=1).
+	Embed bool
+	// Error is the message the page shows when the address asked for
+	// something that cannot be opened: a corrupt or too large share, a
+	// shared scenario that is invalid, an unknown built-in name, a bad t.
+	// The page then opens the default scenario (or t=0). "" when all is well.
+	Error string
+}
+
+// Decide chooses what the page opens for href: the shared scenario if the
+// address carries one, else the built-in one it names, else lib's default;
+// when what it asks for cannot be opened, the default, with Error saying
+// why. Examples:
+//
+//	/                      → the default scenario at 0s
+//	/?scenario=basic-loop&t=30 → basic-loop at 30s
+//	/#s=@@@                → the default, Error "The shared scenario cannot be opened: share link is corrupt: ..."
+//	/?scenario=nope        → the default, Error "There is no built-in scenario "nope"; ..."
+func Decide(href string, lib *Library) Open {
+	a := ParseAddress(href)
+	o := Open{Embed: a.Embed}
+	var problem string
+	switch {
+	case a.HasShare:
+		problem = o.openShare(a.Share)
+	case a.Scenario != "":
+		problem = o.openBuiltin(lib, a.Scenario)
+	}
+	if o.Sim == nil {
+		def := lib.Default()
+		if def == "" {
+			o.Error = joinSentences(problem, "There are no built-in scenarios to open.")
+			return o
+		}
+		if p := o.openBuiltin(lib, def); p != "" {
+			o.Error = joinSentences(problem, p)
+			return o
+		}
+		if problem != "" {
+			problem = joinSentences(problem, fmt.Sprintf("Showing the built-in scenario %s instead.", def))
+		}
+	}
+	t, tProblem := parseT(a.T, o.Sim.Duration())
+	o.T = t
+	o.Error = joinSentences(problem, tProblem)
+	return o
+}
+
+func (o *Open) openShare(payload string) string {
+	src, err := scenario.DecodeShare(payload)
+	if err != nil {
+		return "The shared scenario cannot be opened: " + err.Error() + "."
+	}
+	p := Prepare(src, "shared.yaml")
+	if p.Sim == nil {
+		return "The shared scenario is invalid: " + p.Result.Summary() + "."
+	}
+	o.Sim, o.Source, o.Name = p.Sim, p.Source, ""
+	return ""
+}
+
+func (o *Open) openBuiltin(lib *Library, name string) string {
+	src, err := lib.Source(name)
+	if err != nil {
+		return capitalize(err.Error()) + "."
+	}
+	p := Prepare(src, name+".yaml")
+	if p.Sim == nil {
+		return fmt.Sprintf("The built-in scenario %s is invalid: %s.", name, p.Result.Summary())
+	}
+	o.Sim, o.Source, o.Name = p.Sim, p.Source, name
+	return ""
+}
+
+// parseT reads &t=: whole seconds ("30") or a Go duration ("1m30s"), at most
+// the scenario's duration (a later t opens at the end).
+func parseT(v string, duration time.Duration) (int64, string) {
+	if v == "" {
+		return 0, ""
+	}
+	end := int64(duration / time.Second)
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		d, derr := time.ParseDuration(v)
+		if derr != nil || d%time.Second != 0 {
+			return 0, fmt.Sprintf("t=%s is not a whole number of seconds; opening at 0s.", v)
+		}
+		n = int64(d / time.Second)
+	}
+	if n < 0 {
+		return 0, fmt.Sprintf("t=%s is before the start; opening at 0s.", v)
+	}
+	return min(n, end), ""
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func joinSentences(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + " " + b
+}

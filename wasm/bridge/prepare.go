@@ -1,0 +1,62 @@
+package bridge
+
+import (
+	"fmt"
+
+	"converge/core/scenario"
+	"converge/core/sim"
+)
+
+// Prepared is a scenario ready to run: the outcome of Prepare.
+type Prepared struct {
+	Sim    *sim.Sim
+	Source []byte
+	Result LoadResult
+}
+
+// Prepare parses src (named file in its problems) and starts a simulation
+// of it at t=0. On any problem Sim is nil and Result says why; a valid
+// scenario's notes are in Result.Notes.
+func Prepare(src []byte, file string) Prepared {
+	scn, probs := scenario.Parse(src, file)
+	res := NewLoadResult(probs)
+	if !res.OK {
+		return Prepared{Result: res}
+	}
+	s, err := sim.New(scn, sim.Options{})
+	if err != nil {
+		res.OK = false
+		res.Error = fmt.Sprintf("the scenario cannot start: %v", err)
+		return Prepared{Result: res}
+	}
+	return Prepared{Sim: s, Source: src, Result: res}
+}
+
+// Validate parses src without starting anything: the editor's check as the
+// user types.
+func Validate(src []byte, file string) LoadResult {
+	_, probs := scenario.Parse(src, file)
+	return NewLoadResult(probs)
+}
+
+// Summary is the first problem of a failed result in one line,
+// "LINE:COL: message", with how many more there are.
+func (r LoadResult) Summary() string {
+	switch {
+	case r.Error != "":
+		return r.Error
+	case len(r.Errors) == 0:
+		return ""
+	}
+	p := r.Errors[0]
+	s := p.Message
+	if p.Line > 0 {
+		s = fmt.Sprintf("%d:%d: %s", p.Line, p.Col, p.Message)
+	}
+	if n := len(r.Errors) - 1; n == 1 {
+		s += " (and 1 more problem)"
+	} else if n > 1 {
+		s += fmt.Sprintf(" (and %d more problems)", n)
+	}
+	return s
+}
