@@ -11,11 +11,13 @@
 //  1. the scenario's steps whose `at` is this second run, in file order
 //     (kubectl, apply, fault, expect); steps added at run time join them;
 //  2. a control-plane round runs, in this fixed order: the node lifecycle
-//     controller, the garbage collector, the deployment controller, the
-//     replicaset controller, the scheduler, the endpoints controller; the
+//     controller, the garbage collector, the replicaset controller, the
+//     deployment controller, the scheduler, the endpoints controller; the
 //     round repeats while it wrote anything to the store (at most MaxRounds
 //     times), the way the real components react to each other within
-//     milliseconds;
+//     milliseconds (the replicaset controller goes before the deployment
+//     controller, so that a ReplicaSet scaled by hand acts before the
+//     Deployment scales it back, as the race between the two usually ends);
 //  3. the kubelets run, node by node (heartbeats, pulls, starts, probes,
 //     crashes, terminations); the control plane sees what they changed in
 //     the next tick;

@@ -130,8 +130,8 @@ func (s *Sim) initial() (*state, error) {
 		nodelifecycle.New(nodelifecycle.Options{NodeMonitorGracePeriod: scn.Cluster.Timings.NodeMonitorGracePeriod,
 			PodEvictionTimeout: scn.Cluster.Timings.PodEvictionTimeout}),
 		gc.New(),
-		deployment.New(),
 		replicaset.New(),
+		deployment.New(),
 		scheduler.New(),
 		endpoints.New(),
 	}

@@ -26,3 +26,46 @@ func toleratesNoExecute(ts []api.Toleration, key string) bool {
 	}
 	return false
 }
+
+// preparePodForCreate is the pod registry strategy's PrepareForCreate: a new
+// pod starts in phase Pending with its QoS class. (The real API server
+// clears any status sent on create; Converge keeps a status that tests and
+// checkpoints set, and only fills what is missing.)
+func preparePodForCreate(p *api.Pod) {
+	if p.Status.Phase == "" {
+		p.Status.Phase = api.PodPending
+	}
+	if p.Status.QOSClass == "" {
+		p.Status.QOSClass = qosClass(&p.Spec)
+	}
+}
+
+// qosClass is the pod's QoS class: Guaranteed when every container has cpu
+// and memory limits equal to its requests, BestEffort when none has any
+// request or limit, Burstable otherwise.
+func qosClass(s *api.PodSpec) string {
+	set, guaranteed := false, true
+	for _, c := range append(append([]api.Container(nil), s.InitContainers...), s.Containers...) {
+		for _, r := range []string{api.ResourceCPU, api.ResourceMemory} {
+			req, hasReq := c.Resources.Requests[r]
+			lim, hasLim := c.Resources.Limits[r]
+			if hasReq && !req.IsZero() || hasLim && !lim.IsZero() {
+				set = true
+			}
+			if !hasLim {
+				guaranteed = false
+				continue
+			}
+			if hasReq && req.MilliValue() != lim.MilliValue() {
+				guaranteed = false
+			}
+		}
+	}
+	switch {
+	case !set:
+		return "BestEffort"
+	case guaranteed:
+		return "Guaranteed"
+	}
+	return "Burstable"
+}

@@ -258,6 +258,7 @@ func (s *Store) Create(obj api.Object) (api.Object, error) {
 	}
 	if p, ok := obj.(*api.Pod); ok {
 		s.admitPod(p)
+		preparePodForCreate(p)
 	}
 	if kind != api.KindEvent {
 		if errs := validation.ValidateObject(obj, nil); len(errs) > 0 {

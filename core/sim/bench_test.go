@@ -1,0 +1,64 @@
+package sim
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"converge/core/scenario"
+)
+
+// rolloutScenario is a `replicas`-pod Deployment on `nodes` nodes that rolls
+// to a new image at 10s and runs for `seconds`.
+func rolloutScenario(tb testing.TB, replicas, nodes, seconds int) *scenario.Scenario {
+	tb.Helper()
+	var b strings.Builder
+	fmt.Fprintf(&b, "name: bench\nduration: %ds\ncluster:\n  nodes:\n", seconds)
+	for i := 1; i <= nodes; i++ {
+		fmt.Fprintf(&b, "  - {name: node-%d, cpu: \"64\", memory: 256Gi, pods: 250}\n", i)
+	}
+	fmt.Fprintf(&b, `objects:
+- apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: web}
+  spec:
+    replicas: %d
+    selector: {matchLabels: {app: web}}
+    template:
+      metadata: {labels: {app: web}}
+      spec:
+        containers:
+        - name: web
+          image: nginx:1.25
+          resources: {requests: {cpu: 10m, memory: 16Mi}}
+steps:
+- at: 10s
+  kubectl: set image deployment/web web=nginx:1.26
+`, replicas)
+	scn, probs := scenario.Parse([]byte(b.String()), "bench.yaml")
+	require.False(tb, probs.HasErrors(), "%v", probs)
+	return scn
+}
+
+// BenchmarkRollout runs a whole rolling update: 600 simulated seconds, an
+// image change at 10s, 50 nodes. ns/op is the whole run; the per-tick figures
+// are reported as extra metrics.
+func BenchmarkRollout(b *testing.B) {
+	for _, replicas := range []int{500, 5000} {
+		b.Run(fmt.Sprintf("replicas=%d", replicas), func(b *testing.B) {
+			scn := rolloutScenario(b, replicas, 50, 600)
+			b.ReportAllocs()
+			for b.Loop() {
+				s, err := New(scn, Options{CheckpointEvery: -1})
+				require.NoError(b, err)
+				s.Step(600)
+				d := s.Snapshot().Deployments[0]
+				if d.Status.UpdatedReplicas != int32(replicas) || d.Status.AvailableReplicas != int32(replicas) {
+					b.Fatalf("rollout did not complete: %+v", d.Status)
+				}
+			}
+		})
+	}
+}
