@@ -60,7 +60,7 @@ func Split(line string) ([]string, error) {
 			if err != nil {
 				return nil, err
 			}
-			i += n + 1
+			i += n // now at the closing quote; the loop steps past it
 			inWord = true
 		default:
 			cur.WriteByte(c)
