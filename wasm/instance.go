@@ -3,37 +3,55 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"syscall/js"
+	"time"
 
 	"honnef.co/go/js/dom/v2"
 
+	"converge/core/kubectl"
+	"converge/core/scenario"
 	"converge/core/sim"
+	"converge/wasm/bridge"
 )
 
 // Instance is one simulation on the page (the page itself, or one
-// <converge-sim>). Its fields are read by renderers; only the bridge
-// (api*.go) changes them, and then calls Changed.
+// <converge-sim>). Renderers read its fields; they change it only through
+// its methods (Load, LoadBuiltin, Open, Step, SeekTo, Run), each of which
+// calls Changed itself once the change is made.
 type Instance struct {
-	// ID is the instance's handle in the table (the default instance is 1).
+	// ID is the instance's handle in the page's table (the default
+	// instance, globalThis.converge, is 1).
 	ID int
 	// Sim is the simulation; nil until a scenario is loaded.
 	Sim *sim.Sim
 	// Source is the YAML last loaded successfully (the editor's text).
+	// Steps added at run time are not in it: Sim.Scenario().Marshal() has
+	// them.
 	Source []byte
 	// Name is the built-in scenario's name when Source came from the
 	// library, "" otherwise.
 	Name string
-	// Err is the message to show when the instance could not load what it
-	// was asked to (a corrupt share link, an unknown built-in name); ""
-	// when there is none. The previous simulation, if any, is kept.
+	// Err is the message to show when the instance could not open what its
+	// address (or its element's attributes) asked for: a corrupt share
+	// link, an unknown built-in name. It says what is shown instead. ""
+	// when there is none; the next successful load clears it.
 	Err string
 
-	renderers []Renderer
-	// funcs are the js.Funcs made for this instance (its JS object's
-	// methods); dispose releases them.
+	lib    *bridge.Library
+	mounts []mount
+	// funcs are the js.Funcs of the instance's JS object; dispose releases
+	// them.
 	funcs    []js.Func
-	obj      js.Value // the instance's JS object (the raw Go functions)
+	obj      js.Value
 	disposed bool
+}
+
+// mount is one renderer and the node it draws into.
+type mount struct {
+	root     js.Value
+	renderer Renderer
 }
 
 // Renderer draws an instance into part of the DOM; the UI engineer
@@ -56,11 +74,205 @@ type MountOptions struct {
 // means nothing is drawn.
 var NewRenderer func(inst *Instance, root dom.Node, opts MountOptions) Renderer
 
-// Changed calls every mounted renderer's Render. The bridge calls it after
-// each change; a renderer may call it too after changing the instance
-// through the bridge's Go functions.
+// ErrNoScenario is the error of a call that needs a simulation before one
+// is loaded.
+var ErrNoScenario = errors.New("no scenario is loaded: call load or loadBuiltin first")
+
+// Changed calls every mounted renderer's Render. The instance's methods
+// call it after each change. A renderer that panics is reported on the
+// console (console.error) and the others still render.
 func (i *Instance) Changed() {
-	for _, r := range i.renderers {
-		r.Render(i)
+	for _, m := range i.mounts {
+		renderSafely(i, m.renderer)
 	}
 }
+
+func renderSafely(i *Instance, r Renderer) {
+	defer func() {
+		if v := recover(); v != nil {
+			js.Global().Get("console").Call("error", fmt.Sprintf("converge: internal error while drawing simulation %d: %s", i.ID, panicText(v)))
+		}
+	}()
+	r.Render(i)
+}
+
+// Load replaces the simulation with one of src, at t=0, and calls Changed.
+// On problems it keeps the previous simulation and returns them (with
+// their line:col); a valid scenario returns its notes, if any.
+func (i *Instance) Load(src []byte) scenario.Problems {
+	p := bridge.Prepare(src, "scenario.yaml")
+	if p.Sim != nil {
+		i.set(p.Sim, p.Source, "")
+	}
+	return p.Problems
+}
+
+// LoadBuiltin loads the library's scenario name, at t=0, and calls
+// Changed. An unknown name is a *bridge.UnknownScenarioError; a built-in
+// that does not parse, its problems (a scenario.Problems).
+func (i *Instance) LoadBuiltin(name string) error {
+	src, err := i.lib.Source(name)
+	if err != nil {
+		return err
+	}
+	p := bridge.Prepare(src, name+".yaml")
+	if p.Sim == nil {
+		return p.Problems.Errors()
+	}
+	i.set(p.Sim, p.Source, name)
+	return nil
+}
+
+func (i *Instance) set(s *sim.Sim, src []byte, name string) {
+	i.Sim, i.Source, i.Name, i.Err = s, src, name, ""
+	i.Changed()
+}
+
+// Open opens what an address asks for (bridge.Decide: a share, a built-in
+// name, a time), falling back to the library's default with Err set when it
+// cannot, then seeks to the address's t and calls Changed.
+func (i *Instance) Open(a bridge.Address) bridge.Open {
+	o := bridge.DecideAddress(a, i.lib)
+	if o.Sim != nil {
+		i.Sim, i.Source, i.Name = o.Sim, o.Source, o.Name
+		i.Sim.SeekTo(o.T)
+	}
+	i.Err = o.Error
+	i.Changed()
+	return o
+}
+
+// Scenarios lists the built-in library.
+func (i *Instance) Scenarios() []bridge.Info { return i.lib.List() }
+
+// MaxSeconds is the furthest a simulation goes: the longest a scenario may
+// run.
+const MaxSeconds = int64(scenario.MaxDuration / time.Second)
+
+// Step advances the simulation by n seconds (n < 1 counts as 1, and it
+// stops at MaxSeconds; it may pass the scenario's duration) and calls
+// Changed. Without a simulation it does nothing.
+func (i *Instance) Step(n int) {
+	if i.Sim == nil {
+		return
+	}
+	left := MaxSeconds - i.Sim.T()
+	if left <= 0 {
+		return
+	}
+	i.Sim.Step(int(min(int64(max(n, 1)), left)))
+	i.Changed()
+}
+
+// SeekTo moves the simulation to second t (clamped to 0..MaxSeconds),
+// replaying from a checkpoint when t is in the past, and calls Changed.
+// Without a simulation it does nothing.
+func (i *Instance) SeekTo(t int64) {
+	if i.Sim == nil {
+		return
+	}
+	i.Sim.SeekTo(min(max(t, 0), MaxSeconds))
+	i.Changed()
+}
+
+// Run runs a kubectl command line (sim.Run: a command that changes the
+// cluster becomes a step of the scenario one second from now, and the
+// simulation advances to run it) and calls Changed. Without a simulation it
+// returns ErrNoScenario's text as the result's error.
+func (i *Instance) Run(line string) sim.StepResult {
+	if i.Sim == nil {
+		return sim.StepResult{Action: line, Error: ErrNoScenario.Error(), Index: -1}
+	}
+	r := i.Sim.Run(line)
+	i.Changed()
+	return r
+}
+
+// Complete returns the console's tab completions of line's last word.
+func (i *Instance) Complete(line string) []string {
+	var env *kubectl.Env
+	if i.Sim != nil {
+		env = i.Sim.Env()
+	}
+	out := kubectl.Complete(env, line)
+	if out == nil {
+		out = []string{}
+	}
+	return out
+}
+
+// Mount attaches a renderer (NewRenderer) drawing into root and renders
+// once. It reports false when there is no renderer (NewRenderer is nil).
+// Mounting on a node again replaces its renderer.
+func (i *Instance) Mount(root js.Value, opts MountOptions) bool {
+	i.Unmount(root)
+	if NewRenderer == nil {
+		return false
+	}
+	r := NewRenderer(i, dom.WrapNode(root), opts)
+	if r == nil {
+		return false
+	}
+	i.mounts = append(i.mounts, mount{root: root, renderer: r})
+	renderSafely(i, r)
+	return true
+}
+
+// Unmount disposes the renderer drawing into root, if any.
+func (i *Instance) Unmount(root js.Value) {
+	kept := i.mounts[:0]
+	for _, m := range i.mounts {
+		if m.root.Equal(root) {
+			m.renderer.Dispose()
+			continue
+		}
+		kept = append(kept, m)
+	}
+	i.mounts = kept
+}
+
+// dispose disposes every renderer, drops the simulation and releases the
+// instance's js.Funcs. The instance is unusable afterwards.
+func (i *Instance) dispose() {
+	for _, m := range i.mounts {
+		m.renderer.Dispose()
+	}
+	i.mounts = nil
+	i.Sim, i.Source = nil, nil
+	for _, f := range i.funcs {
+		f.Release()
+	}
+	i.funcs = nil
+	i.disposed = true
+}
+
+// instances is the handle table of one page: id → *Instance. main makes
+// one; nothing else holds instances.
+type instances struct {
+	lib  *bridge.Library
+	next int
+	byID map[int]*Instance
+}
+
+func newInstances(lib *bridge.Library) *instances {
+	return &instances{lib: lib, byID: map[int]*Instance{}}
+}
+
+// create adds an instance with no simulation.
+func (t *instances) create() *Instance {
+	t.next++
+	inst := &Instance{ID: t.next, lib: t.lib}
+	t.byID[inst.ID] = inst
+	return inst
+}
+
+// remove disposes the instance id and forgets it.
+func (t *instances) remove(id int) {
+	if inst, ok := t.byID[id]; ok {
+		inst.dispose()
+		delete(t.byID, id)
+	}
+}
+
+// len is the number of live instances.
+func (t *instances) len() int { return len(t.byID) }
