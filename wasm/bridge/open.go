@@ -85,7 +85,12 @@ type Open struct {
 //	/#s=@@@                → the default, Error "The shared scenario cannot be opened: share link is corrupt: ..."
 //	/?scenario=nope        → the default, Error "There is no built-in scenario "nope"; ..."
 func Decide(href string, lib *Library) Open {
-	a := ParseAddress(href)
+	return DecideAddress(ParseAddress(href), lib)
+}
+
+// DecideAddress is Decide for an address already read (a <converge-sim>'s
+// attributes).
+func DecideAddress(a Address, lib *Library) Open {
 	o := Open{Embed: a.Embed}
 	var problem string
 	switch {

@@ -11,25 +11,26 @@ import (
 type Prepared struct {
 	Sim    *sim.Sim
 	Source []byte
-	Result LoadResult
+	// Problems are every problem and note of src; Result their JS shape.
+	Problems scenario.Problems
+	Result   LoadResult
 }
 
 // Prepare parses src (named file in its problems) and starts a simulation
-// of it at t=0. On any problem Sim is nil and Result says why; a valid
-// scenario's notes are in Result.Notes.
+// of it at t=0. On any problem Sim is nil and Problems says why (a
+// simulation that cannot start is one problem without a position); a valid
+// scenario's notes are in Problems too.
 func Prepare(src []byte, file string) Prepared {
 	scn, probs := scenario.Parse(src, file)
-	res := NewLoadResult(probs)
-	if !res.OK {
-		return Prepared{Result: res}
+	if probs.HasErrors() {
+		return Prepared{Problems: probs, Result: NewLoadResult(probs)}
 	}
 	s, err := sim.New(scn, sim.Options{})
 	if err != nil {
-		res.OK = false
-		res.Error = fmt.Sprintf("the scenario cannot start: %v", err)
-		return Prepared{Result: res}
+		probs = append(probs, scenario.Problem{File: file, Message: fmt.Sprintf("the scenario cannot start: %v", err)})
+		return Prepared{Problems: probs, Result: NewLoadResult(probs)}
 	}
-	return Prepared{Sim: s, Source: src, Result: res}
+	return Prepared{Sim: s, Source: src, Problems: probs, Result: NewLoadResult(probs)}
 }
 
 // Validate parses src without starting anything: the editor's check as the
