@@ -246,3 +246,35 @@ func TestErrorColumnsInsideQuotedStrings(t *testing.T) {
 		})
 	}
 }
+
+func TestApplyStepWithExpectErrorIsNotValidatedAtLoad(t *testing.T) {
+	t.Parallel()
+	src := `name: x
+steps:
+- at: 1s
+  apply:
+    apiVersion: apps/v1
+    kind: Deployment
+    metadata: {name: api}
+    spec:
+      selector: {matchLabels: {app: api}}
+      template:
+        metadata: {labels: {app: other}}
+        spec: {containers: [{name: api, image: a}]}
+  expectError: does not match
+- at: 2s
+  apply:
+    apiVersion: apps/v1
+    kind: Deployment
+    metadata: {name: api2}
+    spec:
+      selector: {matchLabels: {app: api}}
+      template:
+        metadata: {labels: {app: other}}
+        spec: {containers: [{name: api, image: a}]}
+`
+	_, probs := Parse([]byte(src), "x.yaml")
+	require.Len(t, probs.Errors(), 1, "%v", probs)
+	assert.Contains(t, probs.Errors()[0].String(), "x.yaml:22:20:")
+	assert.Contains(t, probs.Errors()[0].String(), "`selector` does not match template `labels`")
+}
