@@ -1,6 +1,10 @@
 package store
 
-import "converge/core/api"
+import (
+	"fmt"
+
+	"converge/core/api"
+)
 
 // admitPod runs the admission plugins that change a pod on create. Only
 // DefaultTolerationSeconds is simulated: every pod that does not already
@@ -68,4 +72,31 @@ func qosClass(s *api.PodSpec) string {
 		return "Guaranteed"
 	}
 	return "Burstable"
+}
+
+// prepareServiceForCreate allocates a ClusterIP-type Service's address from
+// the service range 10.96.0.0/12 (in creation order, skipping 10.96.0.1, the
+// kubernetes Service's) and fills the single-stack IPv4 fields the API
+// server sets.
+func (s *Store) prepareServiceForCreate(svc *api.Service) {
+	if svc.Spec.Type != "ClusterIP" && svc.Spec.Type != "NodePort" && svc.Spec.Type != "LoadBalancer" {
+		return
+	}
+	if svc.Spec.ClusterIP == "" {
+		s.serviceIPs++
+		n := s.serviceIPs
+		svc.Spec.ClusterIP = fmt.Sprintf("10.96.%d.%d", (n/254)%256, n%254+1)
+	}
+	if svc.Spec.ClusterIP != "None" && len(svc.Spec.ClusterIPs) == 0 {
+		svc.Spec.ClusterIPs = []string{svc.Spec.ClusterIP}
+	}
+	if len(svc.Spec.IPFamilies) == 0 {
+		svc.Spec.IPFamilies = []string{"IPv4"}
+	}
+	if svc.Spec.IPFamilyPolicy == "" {
+		svc.Spec.IPFamilyPolicy = "SingleStack"
+	}
+	if svc.Spec.InternalTrafficPolicy == "" {
+		svc.Spec.InternalTrafficPolicy = "Cluster"
+	}
 }

@@ -61,6 +61,8 @@ type Store struct {
 	// writes counts writes other than events, so that the engine can tell
 	// whether a control-plane round changed anything.
 	writes int64
+	// serviceIPs counts the ClusterIPs handed out.
+	serviceIPs int64
 }
 
 // Kinds lists every kind the store holds, in the order snapshots list them.
@@ -85,7 +87,7 @@ func New(o Options) *Store {
 // (immutable) objects. The clone uses the given clock.
 func (s *Store) Clone(c *clock.Clock) *Store {
 	out := &Store{clock: c, rv: s.rv, uids: s.uids, kinds: map[string]*collection{}, uidIx: make(map[string]string, len(s.uidIx)),
-		pods: s.pods, evSeq: s.evSeq, tolerationSeconds: s.tolerationSeconds, writes: s.writes}
+		pods: s.pods, evSeq: s.evSeq, tolerationSeconds: s.tolerationSeconds, writes: s.writes, serviceIPs: s.serviceIPs}
 	pcg := *s.pcg
 	out.pcg = &pcg
 	out.rng = rand.New(out.pcg)
@@ -259,6 +261,9 @@ func (s *Store) Create(obj api.Object) (api.Object, error) {
 	if p, ok := obj.(*api.Pod); ok {
 		s.admitPod(p)
 		preparePodForCreate(p)
+	}
+	if svc, ok := obj.(*api.Service); ok {
+		s.prepareServiceForCreate(svc)
 	}
 	if kind != api.KindEvent {
 		if errs := validation.ValidateObject(obj, nil); len(errs) > 0 {
