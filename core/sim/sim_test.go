@@ -1,0 +1,288 @@
+package sim
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"converge/core/scenario"
+	"converge/scenarios"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden traces in testdata")
+
+func load(t testing.TB, fsys fs.FS, name string) *scenario.Scenario {
+	t.Helper()
+	scn, probs := scenario.Load(fsys, name)
+	require.False(t, probs.HasErrors(), "%v", probs)
+	return scn
+}
+
+func parse(t testing.TB, src string) *scenario.Scenario {
+	t.Helper()
+	scn, probs := scenario.Parse([]byte(src), "test.yaml")
+	require.False(t, probs.HasErrors(), "%v", probs)
+	return scn
+}
+
+// trace runs a scenario to its end and returns the JSONL trace.
+func trace(t testing.TB, scn *scenario.Scenario, opts Options) []byte {
+	t.Helper()
+	s, err := New(scn, opts)
+	require.NoError(t, err)
+	var b bytes.Buffer
+	end := int64(scn.Duration.Seconds())
+	for {
+		line, err := s.TraceLine()
+		require.NoError(t, err)
+		b.Write(line)
+		b.WriteByte('\n')
+		if s.T() >= end {
+			return b.Bytes()
+		}
+		s.Step(1)
+	}
+}
+
+// TestShippedScenariosHoldTheirExpectations runs every scenario of the
+// library to its end: each must parse and every step must hold.
+func TestShippedScenariosHoldTheirExpectations(t *testing.T) {
+	t.Parallel()
+	files, err := fs.Glob(scenarios.FS, "*.yaml")
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(files), 16, "the library has at least 16 scenarios")
+	for _, f := range files {
+		t.Run(strings.TrimSuffix(f, ".yaml"), func(t *testing.T) {
+			t.Parallel()
+			scn := load(t, scenarios.FS, f)
+			assert.NotEmpty(t, scn.Title, "every scenario has a title")
+			assert.NotEmpty(t, scn.Description, "every scenario says what to watch for")
+			s, err := New(scn, Options{})
+			require.NoError(t, err)
+			expects := 0
+			check := func() {
+				for _, r := range s.Tick().Steps {
+					if r.Expect {
+						expects++
+					}
+					assert.True(t, r.OK, "at %s: %s: %s", r.At, r.Action, r.Error)
+				}
+			}
+			check()
+			for s.T() < int64(scn.Duration.Seconds()) {
+				s.Step(1)
+				check()
+			}
+			assert.Positive(t, expects, "every scenario checks itself with expect steps")
+		})
+	}
+}
+
+// TestTraceIsByteIdentical runs a scenario twice, in different time zones,
+// and compares the bytes.
+func TestTraceIsByteIdentical(t *testing.T) {
+	scn := load(t, scenarios.FS, "rolling-update.yaml")
+	t.Setenv("TZ", "America/New_York")
+	a := trace(t, scn, Options{})
+	t.Setenv("TZ", "Asia/Kolkata")
+	b := trace(t, load(t, scenarios.FS, "rolling-update.yaml"), Options{CheckpointEvery: 3})
+	require.Equal(t, len(a), len(b))
+	assert.True(t, bytes.Equal(a, b), "the same scenario gives the same trace")
+}
+
+// TestSeekBackwardsEqualsRunningForward checks that every second reached by
+// restoring a checkpoint and replaying gives the same trace line as the
+// straight run.
+func TestSeekBackwardsEqualsRunningForward(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"rolling-update.yaml", "node-lost.yaml", "crashloop.yaml", "pause-resume.yaml"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			scn := load(t, scenarios.FS, name)
+			want := bytes.Split(bytes.TrimSuffix(trace(t, scn, Options{CheckpointEvery: -1}), []byte("\n")), []byte("\n"))
+			s, err := New(load(t, scenarios.FS, name), Options{CheckpointEvery: 7})
+			require.NoError(t, err)
+			s.SeekTo(int64(len(want) - 1))
+			for _, at := range []int64{0, 3, 60, 13, 14, 7, int64(len(want) - 1), 29, 1} {
+				if at >= int64(len(want)) {
+					continue
+				}
+				s.SeekTo(at)
+				got, err := s.TraceLine()
+				require.NoError(t, err)
+				require.Equal(t, string(want[at]), string(got), "trace line at %ds after seeking", at)
+			}
+		})
+	}
+}
+
+func TestRunMutatingCommandBecomesAStepAndReplays(t *testing.T) {
+	t.Parallel()
+	scn := load(t, scenarios.FS, "basic-loop.yaml")
+	s, err := New(scn, Options{})
+	require.NoError(t, err)
+	s.SeekTo(30)
+	s.SeekTo(10)
+	r := s.Run("kubectl scale deployment/web --replicas=4")
+	require.True(t, r.OK, r.Error)
+	assert.Equal(t, "deployment.apps/web scaled", r.Output)
+	assert.Equal(t, "11s", r.At)
+	assert.EqualValues(t, 11, s.T(), "a mutating command advances one second to run")
+	assert.EqualValues(t, 11, s.Horizon(), "what was computed after the command is dropped")
+
+	// A read-only command runs against the current state and is not recorded.
+	steps := len(s.Scenario().Steps)
+	g := s.Run("get deployment web")
+	require.True(t, g.OK, g.Error)
+	assert.Contains(t, g.Output, "web")
+	assert.Len(t, s.Scenario().Steps, steps)
+	assert.EqualValues(t, 11, s.T())
+
+	// The scenario's YAML now carries the step: replaying it gives the same state.
+	src, err := s.Scenario().Marshal()
+	require.NoError(t, err)
+	assert.Contains(t, string(src), "scale deployment/web --replicas=4")
+	s.SeekTo(16)
+	live, err := s.TraceLine()
+	require.NoError(t, err)
+	again, err := New(parse(t, string(src)), Options{})
+	require.NoError(t, err)
+	again.SeekTo(16)
+	replayed, err := again.TraceLine()
+	require.NoError(t, err)
+	assert.JSONEq(t, string(live), string(replayed))
+	assert.EqualValues(t, 4, again.Snapshot().Deployments[0].Status.Replicas)
+}
+
+func TestRunRejectedCommandIsNotRecorded(t *testing.T) {
+	t.Parallel()
+	s, err := New(load(t, scenarios.FS, "basic-loop.yaml"), Options{})
+	require.NoError(t, err)
+	steps := len(s.Scenario().Steps)
+	r := s.Run("frobnicate deployment/web")
+	assert.False(t, r.OK)
+	assert.Contains(t, r.Error, `unknown command "frobnicate" for "kubectl"`)
+	assert.Len(t, s.Scenario().Steps, steps)
+	assert.EqualValues(t, 0, s.T())
+}
+
+func TestExpectFailureIsReported(t *testing.T) {
+	t.Parallel()
+	scn := parse(t, `name: x
+objects:
+- apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: web}
+  spec:
+    replicas: 2
+    selector: {matchLabels: {app: web}}
+    template:
+      metadata: {labels: {app: web}}
+      spec: {containers: [{name: web, image: nginx}]}
+steps:
+- at: 10s
+  expect: deployment/web .status.availableReplicas == 3
+- at: 10s
+  expect: deployment/nope .status.availableReplicas == 3
+`)
+	s, err := New(scn, Options{})
+	require.NoError(t, err)
+	s.SeekTo(10)
+	res := s.Expectations()
+	require.Len(t, res, 2)
+	assert.False(t, res[0].OK)
+	assert.Equal(t, "got 2", res[0].Error)
+	assert.False(t, res[1].OK)
+	assert.Contains(t, res[1].Error, "not found")
+	// Seeking back forgets outcomes that lie in the future again.
+	s.SeekTo(5)
+	assert.Empty(t, s.Expectations())
+}
+
+func TestFaultsReportUnknownTargets(t *testing.T) {
+	t.Parallel()
+	scn := parse(t, `name: x
+steps:
+- at: 1s
+  fault: crash pod/ghost
+- at: 1s
+  fault: crash deployment/ghost
+`)
+	s, err := New(scn, Options{})
+	require.NoError(t, err)
+	s.Step(1)
+	steps := s.Tick().Steps
+	require.Len(t, steps, 2)
+	for _, r := range steps {
+		assert.False(t, r.OK, r.Action)
+		assert.NotEmpty(t, r.Error)
+	}
+}
+
+func TestHistoryRecordsEverySecond(t *testing.T) {
+	t.Parallel()
+	s, err := New(load(t, scenarios.FS, "rolling-update.yaml"), Options{})
+	require.NoError(t, err)
+	s.SeekTo(40)
+	h := s.History()
+	require.Len(t, h, 41)
+	for i, smp := range h {
+		assert.EqualValues(t, i, smp.T)
+	}
+	d := h[21].Deployments[0]
+	assert.Equal(t, "web", d.Name)
+	assert.EqualValues(t, 10, d.Desired)
+	assert.EqualValues(t, 3, d.MaxSurge, "25% of 10 rounded up")
+	assert.EqualValues(t, 2, d.MaxUnavail, "25% of 10 rounded down")
+	assert.LessOrEqual(t, d.Total, d.Desired+d.MaxSurge)
+	var marked bool
+	for _, m := range h[20].Markers {
+		marked = marked || m.Kind == "step" && strings.Contains(m.Label, "set image")
+	}
+	assert.True(t, marked, "the set image step is marked at 20s")
+	s.SeekTo(5)
+	assert.Len(t, s.History(), 41, "seeking back keeps the computed timeline")
+}
+
+// TestGoldenTraces compares the whole trace of small scenarios with
+// testdata/*.golden.jsonl; `go test ./core/sim -update` rewrites them.
+func TestGoldenTraces(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob("testdata/*.yaml")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			t.Parallel()
+			data, err := os.ReadFile(f)
+			require.NoError(t, err)
+			scn, probs := scenario.Parse(data, f)
+			require.False(t, probs.HasErrors(), "%v", probs)
+			got := trace(t, scn, Options{})
+			golden := strings.TrimSuffix(f, ".yaml") + ".golden.jsonl"
+			if *update {
+				require.NoError(t, os.WriteFile(golden, got, 0o644))
+			}
+			want, err := os.ReadFile(golden)
+			require.NoError(t, err, "run go test ./core/sim -update to create it")
+			wl, gl := bytes.Split(want, []byte("\n")), bytes.Split(got, []byte("\n"))
+			for i := 0; i < len(wl) && i < len(gl); i++ {
+				if !bytes.Equal(wl[i], gl[i]) {
+					var w, g map[string]any
+					_ = json.Unmarshal(wl[i], &w)
+					_ = json.Unmarshal(gl[i], &g)
+					require.Equal(t, w, g, "%s: line %d (t=%d) differs", golden, i+1, i)
+				}
+			}
+			require.Equal(t, len(wl), len(gl), "%s: number of lines", golden)
+		})
+	}
+}
