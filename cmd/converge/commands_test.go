@@ -1,0 +1,244 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// writeFile writes a scenario into a temp dir and returns its path.
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
+	return p
+}
+
+const goodScenario = `name: small
+seed: 3
+duration: 20s
+objects:
+- apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: web}
+  spec:
+    replicas: 2
+    selector: {matchLabels: {app: web}}
+    template:
+      metadata: {labels: {app: web}}
+      spec: {containers: [{name: web, image: nginx:1.27}]}
+steps:
+- at: 10s
+  kubectl: scale deployment/web --replicas=3
+- at: 19s
+  expect: deployment/web .status.availableReplicas == 3
+`
+
+func TestRunTextTimeline(t *testing.T) {
+	t.Parallel()
+	f := writeFile(t, "small.yaml", goodScenario)
+	code, out, errOut := runCLI(t, "run", f)
+	require.Equal(t, exitOK, code, errOut)
+	for _, want := range []string{
+		"Scenario small\n",
+		"    0s  $ apply deployment/web\n          deployment.apps/web created\n",
+		"Normal   ScalingReplicaSet   deployment/web",
+		"Scaled up replica set web-",
+		"   10s  $ kubectl scale deployment/web --replicas=3\n          deployment.apps/web scaled\n",
+		"   19s  ✓ expect deployment/web .status.availableReplicas == 3\n",
+		"deployment/web: 3 desired, 3 updated, 3 ready, 3 available, revision 1",
+		"expectations: 1 passed, 0 failed",
+	} {
+		assert.Contains(t, out, want)
+	}
+}
+
+func TestRunJSONLIsOneLinePerSecondAndStable(t *testing.T) {
+	t.Parallel()
+	f := writeFile(t, "small.yaml", goodScenario)
+	code, a, errOut := runCLI(t, "run", f, "--output", "jsonl")
+	require.Equal(t, exitOK, code, errOut)
+	_, b, _ := runCLI(t, "run", "--output=jsonl", f)
+	assert.Equal(t, a, b, "byte-identical run to run")
+	lines := strings.Split(strings.TrimSuffix(a, "\n"), "\n")
+	require.Len(t, lines, 21, "t=0..20")
+	for i, l := range lines {
+		var v struct {
+			T           int64             `json:"t"`
+			Deployments []json.RawMessage `json:"deployments"`
+			Events      []json.RawMessage `json:"events"`
+			Steps       []json.RawMessage `json:"steps"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(l), &v), "line %d", i+1)
+		assert.EqualValues(t, i, v.T)
+		assert.NotNil(t, v.Events)
+		assert.NotNil(t, v.Steps)
+	}
+	assert.Contains(t, lines[10], `"action":"kubectl scale deployment/web --replicas=3","ok":true,"output":"deployment.apps/web scaled","error":""`)
+}
+
+func TestRunUntil(t *testing.T) {
+	t.Parallel()
+	f := writeFile(t, "small.yaml", goodScenario)
+	code, out, _ := runCLI(t, "run", f, "--output", "jsonl", "--until", "5s")
+	require.Equal(t, exitOK, code)
+	assert.Equal(t, 6, strings.Count(out, "\n"))
+	code, _, errOut := runCLI(t, "run", f, "--until", "1.5s")
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, errOut, "--until")
+}
+
+func TestRunExpectFailureExits1(t *testing.T) {
+	t.Parallel()
+	f := writeFile(t, "fail.yaml", strings.Replace(goodScenario, "availableReplicas == 3", "availableReplicas == 7", 1))
+	code, _, errOut := runCLI(t, "run", f)
+	assert.Equal(t, exitFailed, code)
+	assert.Equal(t, f+": at 19s: expect deployment/web .status.availableReplicas == 7: got 3\n", errOut)
+}
+
+func TestBadInputExits2WithPositions(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, content, want string
+	}{
+		{"not yaml", "name: [x\n", ":1:"},
+		{"unknown field", "name: x\nduraton: 5s\n", `:2:1: unknown field "duraton"`},
+		{"bad duration", "name: x\nduration: forever\n", ":2:11:"},
+		{"invalid object", `name: x
+objects:
+- apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: web}
+  spec:
+    selector: {matchLabels: {app: web}}
+    template:
+      metadata: {labels: {app: api-v2}}
+      spec: {containers: [{name: web, image: nginx}]}
+`, ":9:18: The Deployment \"web\" is invalid: spec.template.metadata.labels: Invalid value: {\"app\":\"api-v2\"}: `selector` does not match template `labels`"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			f := writeFile(t, "bad.yaml", tc.content)
+			for _, cmd := range [][]string{{"run", f}, {"validate", f}, {"share", f}} {
+				code, out, errOut := runCLI(t, cmd...)
+				assert.Equal(t, exitBadInput, code, "%v", cmd)
+				assert.Empty(t, out, "%v", cmd)
+				assert.Contains(t, errOut, f+tc.want, "%v", cmd)
+				assert.NotContains(t, errOut, "goroutine", "never a stack trace")
+			}
+		})
+	}
+}
+
+func TestMissingFileExits2(t *testing.T) {
+	t.Parallel()
+	code, _, errOut := runCLI(t, "run", "no/such/file.yaml")
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, errOut, "no/such/file.yaml")
+}
+
+func TestValidateReportsEveryFile(t *testing.T) {
+	t.Parallel()
+	good := writeFile(t, "good.yaml", goodScenario)
+	bad := writeFile(t, "bad.yaml", "name: x\nsteps:\n- at: 1s\n")
+	code, out, errOut := runCLI(t, "validate", good, bad)
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, out, good+": ok: scenario small")
+	assert.Contains(t, errOut, bad+":3:3:")
+	code, _, _ = runCLI(t, "validate", good)
+	assert.Equal(t, exitOK, code)
+}
+
+func TestValidatePlainManifest(t *testing.T) {
+	t.Parallel()
+	f := writeFile(t, "web.yaml", `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: web, image: nginx}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web}
+spec: {selector: {app: web}, ports: [{port: 80}]}
+`)
+	code, out, errOut := runCLI(t, "validate", f)
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, "2 objects")
+	code, out, _ = runCLI(t, "run", f, "--until", "10s")
+	require.Equal(t, exitOK, code)
+	assert.Contains(t, out, "service/web created")
+}
+
+func TestShareAndUnshareRoundTrip(t *testing.T) {
+	t.Parallel()
+	f := writeFile(t, "small.yaml", goodScenario)
+	code, link, errOut := runCLI(t, "share", f, "--base", "https://example.com/converge/")
+	require.Equal(t, exitOK, code, errOut)
+	require.True(t, strings.HasPrefix(link, "https://example.com/converge/#s="), link)
+	code, yaml, errOut := runCLI(t, "unshare", strings.TrimSpace(link))
+	require.Equal(t, exitOK, code, errOut)
+	assert.Equal(t, goodScenario, yaml)
+	payload := strings.TrimPrefix(strings.TrimSpace(link), "https://example.com/converge/#s=")
+	_, yaml2, _ := runCLI(t, "unshare", payload)
+	assert.Equal(t, goodScenario, yaml2, "a bare payload works too")
+
+	code, _, errOut = runCLI(t, "unshare", "https://example.com/#s=!!!not-base64")
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, errOut, "share link is corrupt")
+	code, _, _ = runCLI(t, "share", f, "--base", "not a url")
+	assert.Equal(t, exitBadInput, code)
+}
+
+func TestKubectlAgainstScenarioState(t *testing.T) {
+	t.Parallel()
+	f := writeFile(t, "small.yaml", goodScenario)
+	code, out, errOut := runCLI(t, "kubectl", "--scenario", f, "--at", "15s", "get", "deployments")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Equal(t, "NAME   READY   UP-TO-DATE   AVAILABLE   AGE\nweb    3/3     3            3           15s\n", out)
+
+	code, out, _ = runCLI(t, "kubectl", "get", "nodes")
+	require.Equal(t, exitOK, code)
+	assert.Contains(t, out, "node-3")
+
+	code, _, errOut = runCLI(t, "kubectl", "--scenario", f, "get", "deployment", "nope")
+	assert.Equal(t, exitBadInput, code)
+	assert.Equal(t, "Error from server (NotFound): deployments.apps \"nope\" not found\n", errOut)
+
+	code, _, errOut = runCLI(t, "kubectl", "frobnicate")
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, errOut, `error: unknown command "frobnicate" for "kubectl"`)
+}
+
+func TestKubectlLineQuoting(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, `annotate deploy/web 'a=b c' x`, kubectlLine([]string{"annotate", "deploy/web", "a=b c", "x"}))
+	assert.Equal(t, `''`, kubectlLine([]string{""}))
+	assert.Equal(t, `'it'\''s'`, kubectlLine([]string{"it's"}))
+}
+
+func TestSharePayloadForms(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"abc":                          "abc",
+		"http://x/#s=abc":              "abc",
+		"http://x/?scenario=a#t=3&s=q": "q",
+	} {
+		got, err := sharePayload(in)
+		require.NoError(t, err, in)
+		assert.Equal(t, want, got)
+	}
+	for _, bad := range []string{"http://x/", "http://x/#t=3"} {
+		_, err := sharePayload(bad)
+		assert.Error(t, err, bad)
+	}
+}
