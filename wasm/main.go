@@ -1,61 +1,55 @@
 //go:build js && wasm
 
-// Command wasm is Converge compiled to WebAssembly for the page: it installs
-// the JS API on globalThis.converge and then serves calls from the page until
-// the page goes away.
+// Command wasm is Converge compiled to WebAssembly for the page: it makes
+// the raw bridge object (api_page.go) and hands it to web/converge.js, then
+// serves calls from the page until the page goes away.
 //
-// web/converge.js loads this program. Before running it, converge.js creates
-// globalThis.converge with its `ready` Promise and a private `_boot` object
-// ({resolve, reject}); this program fills in the API and calls
-// `_boot.resolve()`, which resolves `converge.ready`. Run on its own (under
-// Node, say) it creates globalThis.converge itself.
+// Boot handshake with converge.js: before running this program, converge.js
+// puts a non-enumerable `_boot` object ({resolve, reject}) on
+// globalThis.converge. This program builds the bridge and calls
+// `_boot.resolve(bridge)`; converge.js keeps the raw bridge to itself and
+// installs the documented API (class Simulation) on globalThis.converge.
+// If building the bridge panics, it calls `_boot.reject(error)`.
+//
+// Run on its own (under Node, say, without converge.js) it sets
+// globalThis.converge to the raw bridge itself: functions that return JSON
+// strings and Error objects instead of plain objects and exceptions.
 package main
 
 import (
 	"syscall/js"
 
-	"converge/core/version"
+	"converge/scenarios"
+	"converge/wasm/bridge"
 )
 
 func main() {
-	api := js.Global().Get("converge")
-	if api.Type() != js.TypeObject {
-		api = js.Global().Get("Object").New()
-		js.Global().Set("converge", api)
-	}
-	install(api)
+	install(js.Global(), bridge.NewLibrary(scenarios.FS))
 	select {} // keep the Go runtime alive for the page's calls
 }
 
-// install puts the API on api (the globalThis.converge object) and then
-// settles the boot handshake: `api._boot.resolve()` once everything is in
-// place, or `api._boot.reject(error)` if installing panicked. Without a
-// `_boot` object it only installs.
-func install(api js.Value) {
+// install makes the page's bridge and settles the boot handshake found on
+// global.converge._boot, or, without one, sets global.converge to the raw
+// bridge. It returns the page (nil if building it panicked).
+func install(global js.Value, lib *bridge.Library) (p *page) {
+	api := global.Get("converge")
 	var boot js.Value
+	if api.Type() == js.TypeObject {
+		boot = api.Get("_boot")
+	}
 	defer func() {
 		if r := recover(); r != nil {
+			p = nil
 			if boot.Type() == js.TypeObject {
-				boot.Call("reject", js.Global().Get("Error").New("internal error: "+panicText(r)))
+				boot.Call("reject", jsError("Error", "internal error: "+panicText(r)))
 			}
 		}
 	}()
-	boot = api.Get("_boot")
-	api.Set("version", version.Version)
+	p = newPage(lib)
 	if boot.Type() == js.TypeObject {
-		boot.Call("resolve")
+		boot.Call("resolve", p.obj)
+	} else {
+		global.Set("converge", p.obj)
 	}
-}
-
-// panicText is the message of a recovered panic value. (No fmt: the
-// skeleton stays small.)
-func panicText(r any) string {
-	switch v := r.(type) {
-	case error:
-		return v.Error()
-	case string:
-		return v
-	default:
-		return "unexpected panic"
-	}
+	return p
 }

@@ -5,18 +5,20 @@ package main
 import (
 	"syscall/js"
 	"testing"
+	"testing/fstest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"converge/core/version"
+	"converge/wasm/bridge"
 )
 
-// bootRecorder is a stand-in for converge.js's `_boot` object that counts
+// bootRecorder is a stand-in for converge.js's `_boot` object that records
 // the calls the Go side makes.
 type bootRecorder struct {
 	obj              js.Value
-	resolved         int
+	resolved         []js.Value
 	rejected         []string
 	resolveF, reject js.Func
 }
@@ -24,8 +26,8 @@ type bootRecorder struct {
 func newBootRecorder(t *testing.T) *bootRecorder {
 	t.Helper()
 	b := &bootRecorder{obj: js.Global().Get("Object").New()}
-	b.resolveF = js.FuncOf(func(js.Value, []js.Value) any {
-		b.resolved++
+	b.resolveF = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		b.resolved = append(b.resolved, args[0])
 		return nil
 	})
 	b.reject = js.FuncOf(func(_ js.Value, args []js.Value) any {
@@ -41,33 +43,50 @@ func newBootRecorder(t *testing.T) *bootRecorder {
 	return b
 }
 
+// testLib is a library of two small scenarios.
+func testLib() *bridge.Library {
+	return bridge.NewLibrary(fstest.MapFS{
+		"basic-loop.yaml": {Data: []byte(webYAML)},
+		"other.yaml":      {Data: []byte(otherYAML)},
+	})
+}
+
 func TestInstall(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name     string
 		withBoot bool
 	}{
-		{name: "booted by converge.js resolves ready once", withBoot: true},
-		{name: "run on its own only installs", withBoot: false},
+		{name: "booted by converge.js resolves with the bridge once", withBoot: true},
+		{name: "run on its own sets globalThis.converge to the bridge", withBoot: false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			api := js.Global().Get("Object").New()
+			global := js.Global().Get("Object").New()
 			var boot *bootRecorder
 			if tc.withBoot {
+				api := js.Global().Get("Object").New()
 				boot = newBootRecorder(t)
 				api.Set("_boot", boot.obj)
+				global.Set("converge", api)
 			}
 
-			install(api)
+			p := install(global, testLib())
+			require.NotNil(t, p)
 
-			require.Equal(t, js.TypeString, api.Get("version").Type())
-			assert.Equal(t, version.Version, api.Get("version").String())
+			var raw js.Value
 			if boot != nil {
-				assert.Equal(t, 1, boot.resolved)
+				require.Len(t, boot.resolved, 1)
 				assert.Empty(t, boot.rejected)
+				raw = boot.resolved[0]
+			} else {
+				raw = global.Get("converge")
 			}
+			assert.True(t, raw.Equal(p.obj))
+			assert.Equal(t, version.Version, raw.Get("version").String())
+			assert.Equal(t, 1, raw.Get("default").Get("id").Int())
+			assert.Equal(t, js.TypeFunction, raw.Get("create").Type())
 		})
 	}
 }
@@ -76,15 +95,18 @@ func TestInstallRejectsReadyWhenItPanics(t *testing.T) {
 	t.Parallel()
 	// A `_boot.resolve` that is not a function makes the call panic in Go:
 	// install must reject ready with the reason, not crash the runtime.
+	global := js.Global().Get("Object").New()
 	api := js.Global().Get("Object").New()
 	boot := newBootRecorder(t)
 	boot.obj.Set("resolve", 1)
 	api.Set("_boot", boot.obj)
+	global.Set("converge", api)
 
-	assert.NotPanics(t, func() { install(api) })
+	var p *page
+	assert.NotPanics(t, func() { p = install(global, testLib()) })
 
-	assert.Zero(t, boot.resolved)
+	assert.Nil(t, p)
+	assert.Empty(t, boot.resolved)
 	require.Len(t, boot.rejected, 1)
 	assert.Contains(t, boot.rejected[0], "internal error: ")
-	assert.Contains(t, boot.rejected[0], "resolve")
 }

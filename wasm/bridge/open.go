@@ -182,3 +182,19 @@ func joinSentences(a, b string) string {
 	}
 	return a + " " + b
 }
+
+// OpenResult is what the JS API's open and openURL return.
+type OpenResult struct {
+	// OK is false when Error is set.
+	OK    bool   `json:"ok"`
+	Error string `json:"error"`
+	// Name is the built-in scenario opened; "" for a shared one.
+	Name  string `json:"name"`
+	T     int64  `json:"t"`
+	Embed bool   `json:"embed"`
+}
+
+// Result is o as the JS API reports it.
+func (o Open) Result() OpenResult {
+	return OpenResult{OK: o.Error == "", Error: o.Error, Name: o.Name, T: o.T, Embed: o.Embed}
+}

@@ -1,0 +1,268 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"syscall/js"
+	"time"
+
+	"converge/core/scenario"
+	"converge/wasm/bridge"
+)
+
+// The raw functions of one instance's JS object. web/converge.js wraps them
+// into the documented API (class Simulation): snapshots and other
+// structured results cross as JSON strings that it parses, and a returned
+// Error object is thrown. Each function decodes its arguments, makes one
+// call into the instance (or core/sim, core/scenario) and encodes the
+// result; none holds Kubernetes logic.
+
+// newObject makes inst's JS object; dispose releases its functions.
+func (p *page) newObject(inst *Instance) js.Value {
+	f := &funcs{obj: js.Global().Get("Object").New()}
+	f.obj.Set("id", inst.ID)
+	p.loading(f, inst)
+	p.stepping(f, inst)
+	p.reading(f, inst)
+	p.mounting(f, inst)
+	inst.obj = f.obj
+	inst.funcs = f.list
+	return f.obj
+}
+
+// errDisposed is the error of a call on a disposed instance.
+func errDisposed(inst *Instance) error {
+	return fmt.Errorf("simulation %d is disposed", inst.ID)
+}
+
+// live fails when inst is disposed or has no simulation yet.
+func live(inst *Instance) error {
+	if inst.disposed {
+		return errDisposed(inst)
+	}
+	if inst.Sim == nil {
+		return ErrNoScenario
+	}
+	return nil
+}
+
+func (p *page) loading(f *funcs, inst *Instance) {
+	f.set("load", outcomeFunc, func(a args) (any, error) {
+		src, err := a.str(0, "the scenario YAML")
+		if err != nil {
+			return nil, err
+		}
+		return bridge.JSON(bridge.NewLoadResult(inst.Load([]byte(src)))), nil
+	})
+	f.set("loadBuiltin", outcomeFunc, func(a args) (any, error) {
+		name, err := a.str(0, "the scenario name")
+		if err != nil {
+			return nil, err
+		}
+		err = inst.LoadBuiltin(name)
+		var probs scenario.Problems
+		switch {
+		case err == nil:
+			return bridge.JSON(bridge.NewLoadResult(nil)), nil
+		case errors.As(err, &probs):
+			return bridge.JSON(bridge.NewLoadResult(probs)), nil
+		}
+		return nil, err
+	})
+	f.set("validate", outcomeFunc, func(a args) (any, error) {
+		src, err := a.str(0, "the scenario YAML")
+		if err != nil {
+			return nil, err
+		}
+		return bridge.JSON(bridge.Validate([]byte(src), "scenario.yaml")), nil
+	})
+	f.set("open", outcomeFunc, func(a args) (any, error) {
+		attrs, err := a.object(0, "the attributes", true)
+		if err != nil {
+			return nil, err
+		}
+		addr := bridge.Address{}
+		if attrs.Type() == js.TypeObject {
+			addr.Scenario = stringProp(attrs, "scenario")
+			addr.Share = stringProp(attrs, "share")
+			addr.HasShare = attrs.Get("share").Type() == js.TypeString
+			addr.T = stringProp(attrs, "t")
+			addr.Embed = attrs.Get("embed").Truthy()
+		}
+		return bridge.JSON(inst.Open(addr).Result()), nil
+	})
+	f.set("openURL", outcomeFunc, func(a args) (any, error) {
+		href, err := a.str(0, "the URL")
+		if err != nil {
+			return nil, err
+		}
+		return bridge.JSON(inst.Open(bridge.ParseAddress(href)).Result()), nil
+	})
+}
+
+// stringProp is obj[name] when it is a string, "" otherwise (a number
+// attribute such as t: 30 is read as its decimal form).
+func stringProp(obj js.Value, name string) string {
+	v := obj.Get(name)
+	switch v.Type() {
+	case js.TypeString:
+		return v.String()
+	case js.TypeNumber:
+		return fmt.Sprint(v.Float())
+	}
+	return ""
+}
+
+// traceLine is the current snapshot as the bytes of `converge run --output
+// jsonl`, as a string.
+func traceLine(inst *Instance) (any, error) {
+	line, err := inst.Sim.TraceLine()
+	if err != nil {
+		return nil, fmt.Errorf("snapshot: %w", err)
+	}
+	return string(line), nil
+}
+
+func (p *page) stepping(f *funcs, inst *Instance) {
+	// steps checks step's and advance's argument and steps.
+	steps := func(a args) error {
+		if err := live(inst); err != nil {
+			return err
+		}
+		n, err := a.integer(0, "seconds", 1)
+		if err != nil {
+			return err
+		}
+		if n < 1 {
+			return a.errorf("seconds must be at least 1, not %d", n)
+		}
+		if inst.Sim.T()+n > MaxSeconds {
+			return a.errorf("t=%d is past 24h, the longest a simulation runs", inst.Sim.T()+n)
+		}
+		inst.Step(int(n))
+		return nil
+	}
+	f.set("step", valueFunc, func(a args) (any, error) {
+		if err := steps(a); err != nil {
+			return nil, err
+		}
+		return traceLine(inst)
+	})
+	f.set("advance", valueFunc, func(a args) (any, error) {
+		if err := steps(a); err != nil {
+			return nil, err
+		}
+		return inst.Sim.T(), nil
+	})
+	f.set("seek", valueFunc, func(a args) (any, error) {
+		if err := live(inst); err != nil {
+			return nil, err
+		}
+		t, err := a.integer(0, "t", -1)
+		switch {
+		case err != nil:
+			return nil, err
+		case t < 0 || t > MaxSeconds:
+			return nil, a.errorf("t must be a second between 0 and %d, not %s", MaxSeconds, typeName(a.get(0)))
+		}
+		inst.SeekTo(t)
+		return traceLine(inst)
+	})
+	f.set("run", outcomeFunc, func(a args) (any, error) {
+		if inst.disposed {
+			return nil, errDisposed(inst)
+		}
+		line, err := a.str(0, "the command line")
+		if err != nil {
+			return nil, err
+		}
+		return bridge.JSON(inst.Run(line)), nil
+	})
+}
+
+func (p *page) reading(f *funcs, inst *Instance) {
+	// value defines a function of no arguments that needs a simulation.
+	value := func(name string, get func() (any, error)) {
+		f.set(name, valueFunc, func(a args) (any, error) {
+			if err := a.atMost(0); err != nil {
+				return nil, err
+			}
+			if err := live(inst); err != nil {
+				return nil, err
+			}
+			return get()
+		})
+	}
+	value("snapshot", func() (any, error) { return traceLine(inst) })
+	value("scenario", func() (any, error) {
+		data, err := inst.Sim.Scenario().Marshal()
+		return string(data), err
+	})
+	value("shareFragment", func() (any, error) {
+		data, err := inst.Sim.Scenario().Marshal()
+		if err != nil {
+			return nil, err
+		}
+		return scenario.EncodeShare(data)
+	})
+	value("source", func() (any, error) { return string(inst.Source), nil })
+	value("name", func() (any, error) { return inst.Name, nil })
+	value("history", func() (any, error) { return bridge.JSON(nonNil(inst.Sim.History())), nil })
+	value("expectations", func() (any, error) { return bridge.JSON(nonNil(inst.Sim.Expectations())), nil })
+	value("time", func() (any, error) { return inst.Sim.T(), nil })
+	value("horizon", func() (any, error) { return inst.Sim.Horizon(), nil })
+	value("duration", func() (any, error) { return int64(inst.Sim.Duration() / time.Second), nil })
+	f.set("error", valueFunc, func(a args) (any, error) { return inst.Err, nil })
+	f.set("complete", valueFunc, func(a args) (any, error) {
+		if inst.disposed {
+			return nil, errDisposed(inst)
+		}
+		line, err := a.str(0, "the command line")
+		if err != nil {
+			return nil, err
+		}
+		return bridge.JSON(inst.Complete(line)), nil
+	})
+}
+
+func (p *page) mounting(f *funcs, inst *Instance) {
+	f.set("mount", valueFunc, func(a args) (any, error) {
+		if inst.disposed {
+			return nil, errDisposed(inst)
+		}
+		root, err := a.object(0, "the element", false)
+		if err != nil {
+			return nil, err
+		}
+		if root.Get("nodeType").Type() != js.TypeNumber {
+			return nil, a.errorf("the element must be a DOM element or shadow root")
+		}
+		opts, err := a.object(1, "the options", true)
+		if err != nil {
+			return nil, err
+		}
+		embed := opts.Type() == js.TypeObject && opts.Get("embed").Truthy()
+		return inst.Mount(root, MountOptions{Embed: embed}), nil
+	})
+	f.set("unmount", valueFunc, func(a args) (any, error) {
+		root, err := a.object(0, "the element", false)
+		if err != nil {
+			return nil, err
+		}
+		inst.Unmount(root)
+		return nil, nil
+	})
+	f.set("dispose", valueFunc, func(a args) (any, error) {
+		p.instances.remove(inst.ID)
+		return nil, nil
+	})
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}

@@ -1,0 +1,72 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"syscall/js"
+
+	"converge/core/scenario"
+	"converge/core/version"
+	"converge/wasm/bridge"
+)
+
+// page is the Go side of one page: its handle table and the raw bridge
+// object that converge.js wraps. main makes one; tests make their own.
+type page struct {
+	instances *instances
+	// def is the default instance (globalThis.converge's own methods).
+	def *Instance
+	// obj is the raw bridge object; funcs its functions.
+	obj   js.Value
+	funcs *funcs
+}
+
+// newPage makes the raw bridge object for a page whose library is lib:
+//
+//	version          the simulator's version
+//	default          the default instance's raw object
+//	create()         a new instance's raw object
+//	scenarios()      JSON [{name, title, description}]
+//	fromFragment(s)  the YAML a share payload carries, or an Error
+//	toFragment(yaml) the share payload of a YAML text, or an Error
+//	count()          how many instances are alive
+func newPage(lib *bridge.Library) *page {
+	p := &page{instances: newInstances(lib)}
+	p.funcs = &funcs{obj: js.Global().Get("Object").New()}
+	p.obj = p.funcs.obj
+	p.obj.Set("version", version.Version)
+	p.def = p.instances.create()
+	p.obj.Set("default", p.newObject(p.def))
+	f := p.funcs
+	f.set("create", valueFunc, func(a args) (any, error) {
+		if err := a.atMost(0); err != nil {
+			return nil, err
+		}
+		return p.newObject(p.instances.create()), nil
+	})
+	f.set("scenarios", valueFunc, func(a args) (any, error) {
+		return bridge.JSON(lib.List()), nil
+	})
+	f.set("fromFragment", valueFunc, func(a args) (any, error) {
+		s, err := a.str(0, "the share payload")
+		if err != nil {
+			return nil, err
+		}
+		data, err := scenario.DecodeShare(s)
+		if err != nil {
+			return nil, err
+		}
+		return string(data), nil
+	})
+	f.set("toFragment", valueFunc, func(a args) (any, error) {
+		s, err := a.str(0, "the scenario YAML")
+		if err != nil {
+			return nil, err
+		}
+		return scenario.EncodeShare([]byte(s))
+	})
+	f.set("count", valueFunc, func(a args) (any, error) {
+		return p.instances.len(), nil
+	})
+	return p
+}
