@@ -295,7 +295,7 @@ func TestOpen(t *testing.T) {
 		{name: "nothing opens the default", fn: "open", arg: nil,
 			want: openResult{OK: true, Name: "basic-loop"}, wantScn: "basic-loop"},
 		{name: "a corrupt share falls back with a message", fn: "open", arg: map[string]any{"share": "%%%"},
-			want: openResult{Name: "basic-loop", Error: "The shared scenario cannot be opened: share link is corrupt: illegal base64 data at input byte 0. Showing the built-in scenario basic-loop instead."},
+			want:    openResult{Name: "basic-loop", Error: "The shared scenario cannot be opened: share link is corrupt: illegal base64 data at input byte 0. Showing the built-in scenario basic-loop instead."},
 			wantScn: "basic-loop"},
 		{name: "an address", fn: "openURL", arg: "http://h/?scenario=other&t=12&embed=1",
 			want: openResult{OK: true, Name: "other", T: 12, Embed: true}, wantScn: "other", wantTime: 12},
