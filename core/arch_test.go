@@ -1,0 +1,103 @@
+// Package core_test holds the architecture checks of the core packages.
+package core_test
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// forbidden are the imports no core package may have: the core runs the
+// same natively and in the browser, reads files only through io/fs, and
+// never reads the wall clock or global randomness.
+var forbidden = map[string]string{
+	"syscall/js":             "core must build natively; the bridge lives in wasm/",
+	"os":                     "core reads files only through io/fs.FS",
+	"os/exec":                "no processes in core",
+	"net":                    "no network in core",
+	"net/http":               "no network in core",
+	"math/rand":              "randomness comes from the store's seeded math/rand/v2 generator",
+	"honnef.co/go/js/dom/v2": "DOM work belongs to wasm/",
+}
+
+type pkg struct {
+	ImportPath  string
+	Imports     []string
+	GoFiles     []string
+	TestGoFiles []string
+	Dir         string
+}
+
+func listCore(t *testing.T) []pkg {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-json", "converge/core/...").Output()
+	require.NoError(t, err)
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	var pkgs []pkg
+	for dec.More() {
+		var p pkg
+		require.NoError(t, dec.Decode(&p))
+		pkgs = append(pkgs, p)
+	}
+	require.NotEmpty(t, pkgs)
+	return pkgs
+}
+
+func TestCoreImportsNothingForbidden(t *testing.T) {
+	t.Parallel()
+	for _, p := range listCore(t) {
+		for _, imp := range p.Imports {
+			if why, bad := forbidden[imp]; bad {
+				assert.Fail(t, "forbidden import", "%s imports %s: %s", p.ImportPath, imp, why)
+			}
+		}
+	}
+}
+
+var wallClock = regexp.MustCompile(`\btime\.(Now|Since|Until|Sleep|After|Tick|NewTimer|NewTicker|AfterFunc)\(|\btime\.Local\b`)
+
+func TestCoreNeverReadsTheWallClockNorStartsGoroutines(t *testing.T) {
+	t.Parallel()
+	for _, p := range listCore(t) {
+		for _, f := range p.GoFiles {
+			src, err := os.ReadFile(filepath.Join(p.Dir, f))
+			require.NoError(t, err)
+			for i, line := range strings.Split(string(src), "\n") {
+				code, _, _ := strings.Cut(line, "//")
+				if wallClock.MatchString(code) {
+					assert.Fail(t, "wall clock", "%s/%s:%d: %s", p.ImportPath, f, i+1, strings.TrimSpace(line))
+				}
+				if strings.HasPrefix(strings.TrimSpace(code), "go ") || strings.Contains(code, " go func") {
+					assert.Fail(t, "goroutine", "%s/%s:%d: %s", p.ImportPath, f, i+1, strings.TrimSpace(line))
+				}
+			}
+		}
+	}
+}
+
+// TestControllersDoNotImportOneAnother: they talk only through the store.
+func TestControllersDoNotImportOneAnother(t *testing.T) {
+	t.Parallel()
+	components := []string{"converge/core/controller/deployment", "converge/core/controller/replicaset",
+		"converge/core/controller/gc", "converge/core/controller/nodelifecycle", "converge/core/controller/endpoints",
+		"converge/core/scheduler", "converge/core/kubelet"}
+	is := map[string]bool{}
+	for _, c := range components {
+		is[c] = true
+	}
+	for _, p := range listCore(t) {
+		if !is[p.ImportPath] {
+			continue
+		}
+		for _, imp := range p.Imports {
+			assert.False(t, is[imp], "%s imports %s", p.ImportPath, imp)
+		}
+	}
+}
