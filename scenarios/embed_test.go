@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"io/fs"
+	"os"
 	"path"
 	"regexp"
 	"strings"
@@ -35,5 +36,17 @@ func TestEveryScenarioIsNamedAfterItsFile(t *testing.T) {
 			assert.LessOrEqual(t, len(head.Name), 63)
 			assert.NotEmpty(t, head.Title)
 		})
+	}
+}
+
+// TestTheDocsListEveryScenario keeps docs/scenarios.md's library table complete.
+func TestTheDocsListEveryScenario(t *testing.T) {
+	t.Parallel()
+	doc, err := os.ReadFile("../docs/scenarios.md")
+	require.NoError(t, err)
+	names, err := fs.Glob(FS, "*.yaml")
+	require.NoError(t, err)
+	for _, file := range names {
+		assert.Contains(t, string(doc), "(../scenarios/"+file+")", "docs/scenarios.md lists %s", file)
 	}
 }
