@@ -1,32 +1,292 @@
 // @ts-check
 // converge.js boots the simulator: it loads the Go runtime's wasm_exec.js and
-// converge.wasm once per page, and installs globalThis.converge. Everything the
-// simulator does is Go; this module only starts it.
+// converge.wasm once per page, installs globalThis.converge (contracts §5) and
+// defines <converge-sim>. Everything the simulator does is Go; this module
+// only starts it and turns the Go bridge's JSON strings into plain objects.
 //
-//   import { converge, ready } from "./converge.js";
-//   await ready; // or: await globalThis.converge.ready
-//   converge.version; // "0.1.0"
+//   <script type="module" src=".../converge.js"></script>
+//   await converge.ready;
+//   converge.seek(30).pods.length;          // the default instance
+//   const sim = converge.create();          // another, independent one
+//   sim.loadBuiltin("rolling-update");
 //
-// The files are found next to this module (dist/), so a docs page can load it
-// from wherever `converge serve` or a static host put it.
+// The wasm files are found next to this module (dist/), from its own URL, so
+// a docs page can load it from wherever `converge serve` or a static host
+// put it.
+//
+// Errors: functions that return data (step, seek, snapshot, scenario,
+// shareFragment, fromFragment, ...) throw an Error with the Go message; a
+// wrong argument throws a TypeError. Functions that return an outcome (load,
+// loadBuiltin, validate, run, open, openURL) never throw for a bad scenario
+// or command: they return {ok: false, ...}. A bug in the simulator is
+// "internal error: ..." either way, and the page keeps working.
 //
 // Boot handshake with wasm/main.go: before the Go program runs, this module
 // puts a non-enumerable `_boot` object with `resolve` and `reject` on
-// globalThis.converge. The Go program fills in the API, then calls
-// `_boot.resolve()`; it calls `_boot.reject(error)` when it cannot start.
+// globalThis.converge. The Go program builds its bridge and calls
+// `_boot.resolve(bridge)`; this module keeps the raw bridge to itself.
+
+import { defineElement } from "./converge-sim.js";
 
 /**
- * The simulator's JS API (contracts §5). Only `ready` exists before the wasm
- * has started; everything else is installed by the Go program.
- * @typedef {object} Converge
- * @property {Promise<void>} ready resolves once the API below is installed
- * @property {string} [version] the simulator's version, e.g. "0.1.0"
+ * One simulated second: the same JSON as a line of `converge run --output
+ * jsonl` (contracts §4). Objects are in Kubernetes' JSON shape.
+ * @typedef {object} Snapshot
+ * @property {number} t the simulated second
+ * @property {string} time RFC 3339, from 2026-01-01T00:00:00Z
+ * @property {object[]} deployments
+ * @property {object[]} replicaSets
+ * @property {object[]} pods
+ * @property {object[]} nodes
+ * @property {object[]} services
+ * @property {object[]} endpoints
+ * @property {object[]} configMaps
+ * @property {{type: string, reason: string, object: string, message: string}[]} events emitted in this second
+ * @property {StepResult[]} steps the steps run in this second
+ * @property {object[]} syncs the controllers' records of what they saw and did
+ * @property {object[]} traffic each Service's requests of this second
  */
 
 /**
- * The Go class that wasm_exec.js defines on globalThis.
- * @typedef {{importObject: WebAssembly.Imports, run(instance: WebAssembly.Instance): Promise<void>}} GoRuntime
+ * A step's (or a console command's) outcome.
+ * @typedef {{at: string, action: string, ok: boolean, output: string, error: string}} StepResult
  */
+
+/**
+ * A problem of a scenario, at its 1-based line and column (0 when it has no
+ * position).
+ * @typedef {{line: number, col: number, message: string}} Problem
+ */
+
+/**
+ * @typedef {object} LoadResult
+ * @property {boolean} ok false when the scenario is invalid (the previous simulation is kept)
+ * @property {Problem[]} errors what makes it invalid
+ * @property {Problem[]} notes information that does not (a dropped server-set field)
+ * @property {string} [error] a failure that is not about the text (an unknown built-in name)
+ */
+
+/**
+ * What open and openURL opened.
+ * @typedef {object} OpenResult
+ * @property {boolean} ok false when error is set
+ * @property {string} error the message to show (a corrupt share, an unknown name), saying what opened instead
+ * @property {string} name the built-in scenario opened; "" for a shared one
+ * @property {number} t the second it opened at
+ * @property {boolean} embed whether the address asks for the compact view (&embed=1)
+ */
+
+/**
+ * What a page or element asks an instance to open; each is optional.
+ * @typedef {{scenario?: string, share?: string, t?: string | number, embed?: boolean}} OpenRequest
+ */
+
+/** @typedef {{name: string, title: string, description: string}} ScenarioInfo */
+
+/**
+ * One second of the charts' history.
+ * @typedef {{t: number, deployments: {name: string, desired: number, updated: number, ready: number, available: number, total: number, maxSurge: number, maxUnavailable: number}[], services?: {name: string, requests: number, succeeded: number}[], markers?: {kind: string, label: string}[]}} Sample
+ */
+
+/** A raw Go function: it returns its value, or an Error object to throw. */
+/** @typedef {(...args: unknown[]) => any} RawFunc */
+
+/** @param {unknown} v */
+function unwrap(v) {
+  if (v instanceof Error) throw v;
+  return v;
+}
+
+/**
+ * One simulation. globalThis.converge has all of these methods for the
+ * page's default instance; converge.create() makes more.
+ */
+export class Simulation {
+  /** @type {Record<string, RawFunc> & {id: number}} */
+  #raw;
+  #disposed = false;
+
+  /** @param {Record<string, RawFunc> & {id: number}} raw the Go instance object */
+  constructor(raw) {
+    this.#raw = raw;
+    /** @readonly the instance's handle (the default instance is 1) */
+    this.id = raw.id;
+  }
+
+  /**
+   * @param {string} name
+   * @param {unknown[]} args
+   */
+  #call(name, ...args) {
+    if (this.#disposed) throw new Error(`simulation ${this.id} is disposed`);
+    return unwrap(this.#raw[name](...args));
+  }
+
+  /**
+   * @param {string} name
+   * @param {unknown[]} args
+   */
+  #json(name, ...args) {
+    return JSON.parse(this.#call(name, ...args));
+  }
+
+  /**
+   * Replaces the simulation with one of yaml at t=0. On problems the
+   * previous simulation stays.
+   * @param {string} yaml a scenario, or plain manifests
+   * @returns {LoadResult}
+   */
+  load(yaml) { return this.#json("load", yaml); }
+
+  /**
+   * Loads a built-in scenario by name (see scenarios()).
+   * @param {string} name
+   * @returns {LoadResult}
+   */
+  loadBuiltin(name) { return this.#json("loadBuiltin", name); }
+
+  /**
+   * Parses yaml without loading it: the editor's check as you type.
+   * @param {string} yaml
+   * @returns {LoadResult}
+   */
+  validate(yaml) { return this.#json("validate", yaml); }
+
+  /**
+   * Opens a share, a built-in scenario or the default, at t (what
+   * <converge-sim>'s attributes ask for). What cannot be opened falls back
+   * to the default, with the reason in error.
+   * @param {OpenRequest} [request]
+   * @returns {OpenResult}
+   */
+  open(request) { return this.#json("open", request); }
+
+  /**
+   * open() for a page address: /#s=SHARE, ?scenario=NAME, &t=SECONDS, &embed=1.
+   * @param {string} href
+   * @returns {OpenResult}
+   */
+  openURL(href) { return this.#json("openURL", href); }
+
+  /**
+   * Advances by seconds (default 1; the loop runs in Go) and returns the
+   * snapshot of the new second.
+   * @param {number} [seconds]
+   * @returns {Snapshot}
+   */
+  step(seconds) { return this.#json("step", seconds); }
+
+  /**
+   * step() without building a snapshot: returns the new second.
+   * @param {number} [seconds]
+   * @returns {number}
+   */
+  advance(seconds) { return this.#call("advance", seconds); }
+
+  /**
+   * Moves to second t, forwards or backwards (replaying from a checkpoint).
+   * @param {number} t
+   * @returns {Snapshot}
+   */
+  seek(t) { return this.#json("seek", t); }
+
+  /** @returns {Snapshot} the current second */
+  snapshot() { return this.#json("snapshot"); }
+
+  /**
+   * The current snapshot as the exact bytes of `converge run --output jsonl`.
+   * @returns {string}
+   */
+  snapshotJSON() { return this.#call("snapshot"); }
+
+  /**
+   * Runs a kubectl command line. A command that changes the cluster becomes
+   * a step of the scenario one second from now, and the simulation
+   * advances to run it; one that only reads runs on the current state.
+   * @param {string} commandLine e.g. "scale deployment/web --replicas=5" (a leading "kubectl" is optional)
+   * @returns {StepResult}
+   */
+  run(commandLine) { return this.#json("run", commandLine); }
+
+  /** @returns {string} the scenario's YAML, with the steps added by run() */
+  scenario() { return this.#call("scenario"); }
+
+  /** @returns {string} the YAML last loaded (without the steps added by run()) */
+  source() { return this.#call("source"); }
+
+  /** @returns {string} the built-in scenario's name; "" for another */
+  name() { return this.#call("name"); }
+
+  /** @returns {string} SHARE for a link /#s=SHARE to scenario() */
+  shareFragment() { return this.#call("shareFragment"); }
+
+  /** @returns {Sample[]} one summary per second computed so far */
+  history() { return this.#json("history"); }
+
+  /** @returns {StepResult[]} the latest outcome of each expect step that has run */
+  expectations() { return this.#json("expectations"); }
+
+  /**
+   * The console's tab completions of the last word of line.
+   * @param {string} line
+   * @returns {string[]}
+   */
+  complete(line) { return this.#json("complete", line); }
+
+  /** @returns {number} the current second */
+  time() { return this.#call("time"); }
+
+  /** @returns {number} the last second computed so far */
+  horizon() { return this.#call("horizon"); }
+
+  /** @returns {number} the scenario's duration in seconds */
+  duration() { return this.#call("duration"); }
+
+  /** @returns {string} why the last open() fell back; "" if it did not */
+  error() { return this.#call("error"); }
+
+  /**
+   * Draws this simulation into element (or a shadow root) and keeps it
+   * drawn as it changes. Returns false when this build has no renderer.
+   * @param {Element | ShadowRoot} element
+   * @param {{embed?: boolean}} [options] embed: the compact view, no editor chrome
+   * @returns {boolean}
+   */
+  mount(element, options) { return this.#call("mount", element, options); }
+
+  /**
+   * Stops drawing into element and removes what was drawn.
+   * @param {Element | ShadowRoot} element
+   */
+  unmount(element) { this.#call("unmount", element); }
+
+  /** Frees the simulation and everything it drew; later calls throw. */
+  dispose() {
+    if (this.#disposed) return;
+    this.#call("dispose");
+    this.#disposed = true;
+  }
+}
+
+/**
+ * globalThis.converge: the default instance's methods (class Simulation),
+ * plus the page-wide functions below. Only `ready` exists before the wasm has
+ * started.
+ * @typedef {object} ConvergeExtras
+ * @property {Promise<void>} ready resolves once everything below is installed; rejects if the simulator cannot start
+ * @property {string} version the simulator's version, e.g. "0.1.0"
+ * @property {() => Simulation} create a new, independent simulation (nothing loaded yet)
+ * @property {() => ScenarioInfo[]} scenarios the built-in library, by name
+ * @property {(share: string) => string} fromFragment the YAML a share payload carries; throws on a corrupt or too large one
+ * @property {(yaml: string) => string} toFragment the share payload of a YAML text
+ * @property {() => number} instances how many simulations are alive (the default included)
+ * @property {Simulation} default the default instance itself
+ * @property {OpenResult} startup what the page's address opened in the default instance (error: the message to show)
+ * @typedef {Simulation & ConvergeExtras} Converge
+ */
+
+/** The methods a Simulation has, which globalThis.converge forwards. */
+const methods = Object.getOwnPropertyNames(Simulation.prototype).filter((n) => n !== "constructor");
 
 const global = /** @type {any} */ (globalThis);
 
@@ -35,6 +295,8 @@ export const converge = install();
 
 /** @type {Promise<void>} */
 export const ready = converge.ready;
+
+defineElement(converge);
 
 /**
  * Returns the page's globalThis.converge, creating it and starting the boot
@@ -46,25 +308,30 @@ function install() {
   if (global.converge && global.converge.ready instanceof Promise) {
     return global.converge;
   }
-  /** @type {Converge} */
   const api = Object.assign(global.converge ?? {}, { ready: Promise.resolve() });
+  for (const name of methods) {
+    api[name] = () => {
+      throw new Error(`converge.${name}: the simulator is not ready yet (await converge.ready)`);
+    };
+  }
   global.converge = api;
   api.ready = boot(api);
   return api;
 }
 
 /**
- * Loads wasm_exec.js and converge.wasm, runs the Go program and waits until
- * it has installed the API.
- * @param {Converge} api
+ * Loads wasm_exec.js and converge.wasm, runs the Go program, waits for its
+ * bridge, installs the API and opens the page's address in the default
+ * instance.
+ * @param {any} api
  * @returns {Promise<void>}
  */
 async function boot(api) {
-  /** @type {(value?: void) => void} */
+  /** @type {(bridge: any) => void} */
   let resolve = () => {};
   /** @type {(reason: unknown) => void} */
   let reject = () => {};
-  /** @type {Promise<void>} */
+  /** @type {Promise<any>} */
   const started = new Promise((res, rej) => {
     resolve = res;
     reject = rej;
@@ -72,7 +339,6 @@ async function boot(api) {
   Object.defineProperty(api, "_boot", { value: { resolve, reject }, configurable: true });
   try {
     await import(new URL("dist/wasm_exec.js", import.meta.url).href);
-    /** @type {GoRuntime} */
     const go = new global.Go();
     const wasmURL = new URL("dist/converge.wasm", import.meta.url);
     const response = await fetch(wasmURL);
@@ -83,8 +349,24 @@ async function boot(api) {
     const exited = go.run(instance).then(() => {
       throw new Error("the simulator exited before it was ready");
     });
-    await Promise.race([started, exited]);
+    const bridge = await Promise.race([started, exited]);
+    const def = new Simulation(bridge.default);
+    for (const name of methods) {
+      api[name] = /** @type {any} */ (def)[name].bind(def);
+    }
+    Object.assign(api, {
+      version: bridge.version,
+      default: def,
+      create: () => new Simulation(unwrap(bridge.create())),
+      scenarios: () => JSON.parse(unwrap(bridge.scenarios())),
+      /** @param {string} share */
+      fromFragment: (share) => unwrap(bridge.fromFragment(share)),
+      /** @param {string} yaml */
+      toFragment: (yaml) => unwrap(bridge.toFragment(yaml)),
+      instances: () => unwrap(bridge.count()),
+    });
+    api.startup = def.openURL(global.location?.href ?? "");
   } finally {
-    delete (/** @type {any} */ (api))._boot;
+    delete api._boot;
   }
 }

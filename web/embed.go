@@ -1,7 +1,8 @@
 // Package web holds the page that `converge serve` serves and that docs pages
-// embed: the static assets written by hand (index.html, style.css, the ES
-// modules) and, under dist/, what `make build` writes: the simulator compiled
-// to WebAssembly (converge.wasm, and converge.wasm.gz for clients that accept
+// embed: the static assets written by hand (index.html, embed-demo.html,
+// style.css, the ES modules converge.js, converge-sim.js and app.js) and,
+// under dist/, what `make build` writes: the simulator compiled to
+// WebAssembly (converge.wasm, and converge.wasm.gz for clients that accept
 // gzip) and the wasm_exec.js of the Go toolchain that compiled it.
 //
 // dist/ is a build output and is not committed, except for dist/.gitkeep, so
@@ -14,9 +15,10 @@ import (
 	"io/fs"
 )
 
-// FS holds the page assets, with the build outputs under dist/.
+// FS holds the page assets (every HTML, CSS, JS and SVG file of this
+// folder), with the build outputs under dist/.
 //
-//go:embed index.html placeholder.html style.css converge.js app.js favicon.svg all:dist
+//go:embed *.html *.css *.js *.svg all:dist
 var FS embed.FS
 
 // Paths of the build outputs in FS, as converge.js requests them.
@@ -25,6 +27,8 @@ const (
 	WasmExecPath = "dist/wasm_exec.js"
 	// PlaceholderPath is the page served at / when the wasm is not built.
 	PlaceholderPath = "placeholder.html"
+	// EmbedDemoPath is the docs page showing several <converge-sim>.
+	EmbedDemoPath = "embed-demo.html"
 )
 
 // Built reports whether FS holds the build outputs (the wasm and its
