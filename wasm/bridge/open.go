@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -134,7 +135,12 @@ func (o *Open) openShare(payload string) string {
 
 func (o *Open) openBuiltin(lib *Library, name string) string {
 	src, err := lib.Source(name)
-	if err != nil {
+	var unknown *UnknownScenarioError
+	switch {
+	case errors.As(err, &unknown):
+		// The page's message stays short: the picker lists the names.
+		return fmt.Sprintf("There is no built-in scenario %q.", name)
+	case err != nil:
 		return capitalize(err.Error()) + "."
 	}
 	p := Prepare(src, name+".yaml")

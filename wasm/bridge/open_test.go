@@ -118,7 +118,7 @@ func TestDecide(t *testing.T) {
 		{name: "an invalid shared scenario names its first problem", href: "/#s=" + share(t, "name: x\nbogus: 1\n"),
 			wantName: "alpha", wantScn: "alpha", wantErr: "The shared scenario is invalid: 2:1: "},
 		{name: "an unknown built-in lists the known ones", href: "/?scenario=nope&t=5", wantName: "alpha", wantScn: "alpha", wantT: 5,
-			wantErr: `There is no built-in scenario "nope"; the built-in ones are alpha, beta, broken. Showing the built-in scenario alpha instead.`},
+			wantErr: `There is no built-in scenario "nope". Showing the built-in scenario alpha instead.`},
 		{name: "an invalid built-in falls back", href: "/?scenario=broken", wantName: "alpha", wantScn: "alpha",
 			wantErr: "The built-in scenario broken is invalid: 2:1: "},
 		{name: "a bad t opens at 0", href: "/?scenario=beta&t=abc", wantName: "beta", wantScn: "beta",
