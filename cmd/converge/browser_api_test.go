@@ -406,7 +406,7 @@ func TestBrowserAddress(t *testing.T) {
 
 // hasRenderer reports whether the wasm draws (wasm.NewRenderer is set):
 // mounting a throwaway instance on a detached element says.
-func hasRenderer(t *testing.T, p *page) bool {
+func hasRenderer(t testing.TB, p *page) bool {
 	t.Helper()
 	return evalJS[bool](t, p, `(() => {
 		const probe = converge.create();

@@ -11,6 +11,9 @@ package main
 //	p.screenshot(t, "boot")                 // PNG in t.TempDir() and $CONVERGE_SCREENSHOTS
 //	p.assertNoConsoleErrors(t)
 //
+// The helpers take testing.TB, so that benchmarks (BenchmarkBrowser*) use
+// them too.
+//
 // Browser tests run one at a time: they do not call t.Parallel(), because the
 // CI machine has two cores and a page's timings would suffer. Keep Evaluate
 // calls few (each is a round trip of about a millisecond); do the work in the
@@ -57,7 +60,7 @@ func TestMain(m *testing.M) {
 
 // unavailable stops a test whose prerequisites are missing: a skip on a
 // developer's machine, a failure when CI is set.
-func unavailable(t *testing.T, format string, args ...any) {
+func unavailable(t testing.TB, format string, args ...any) {
 	t.Helper()
 	msg := fmt.Sprintf(format, args...)
 	if os.Getenv("CI") != "" {
@@ -78,7 +81,7 @@ type served struct {
 
 // startServe starts bin/converge serve on a free loopback port and stops it
 // with SIGINT when the test ends, checking that it exits 0.
-func startServe(t *testing.T) *served {
+func startServe(t testing.TB) *served {
 	t.Helper()
 	bin, err := filepath.Abs(binaryPath)
 	require.NoError(t, err)
@@ -151,7 +154,7 @@ func readLine(r io.Reader) (string, error) {
 }
 
 // stop sends SIGINT and checks that the server stops cleanly.
-func (s *served) stop(t *testing.T) {
+func (s *served) stop(t testing.TB) {
 	t.Helper()
 	if err := s.cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Errorf("signalling converge serve: %v", err)
@@ -252,7 +255,7 @@ type page struct {
 
 // openPage opens url in a new tab with fresh storage and records its console.
 // The tab closes when the test ends.
-func openPage(t *testing.T, url string) *page {
+func openPage(t testing.TB, url string) *page {
 	t.Helper()
 	if err := sharedBrowser.start(); err != nil {
 		unavailable(t, "chromium cannot start: %v", err)
@@ -284,7 +287,7 @@ func openPage(t *testing.T, url string) *page {
 // evalJS evaluates expr in the page, awaiting it if it is a Promise, and
 // decodes the result as T. A thrown error fails the test with the page's
 // console attached.
-func evalJS[T any](t *testing.T, p *page, expr string) T {
+func evalJS[T any](t testing.TB, p *page, expr string) T {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, pageTimeout)
 	defer cancel()
@@ -295,7 +298,7 @@ func evalJS[T any](t *testing.T, p *page, expr string) T {
 
 // waitReady waits for converge.ready and returns how long it took, measured
 // by the page from the start of the navigation.
-func (p *page) waitReady(t *testing.T) time.Duration {
+func (p *page) waitReady(t testing.TB) time.Duration {
 	t.Helper()
 	ms := evalJS[float64](t, p, `converge.ready.then(() => performance.now())`)
 	return time.Duration(ms * float64(time.Millisecond))
@@ -304,7 +307,7 @@ func (p *page) waitReady(t *testing.T) time.Duration {
 // screenshot saves a full-page PNG as NAME.png in the test's temp dir and,
 // when CONVERGE_SCREENSHOTS=DIR is set, in DIR as TEST-NAME.png too. It
 // returns the temp-dir path.
-func (p *page) screenshot(t *testing.T, name string) string {
+func (p *page) screenshot(t testing.TB, name string) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, pageTimeout)
 	defer cancel()
@@ -322,7 +325,7 @@ func (p *page) screenshot(t *testing.T, name string) string {
 
 // assertNoConsoleErrors checks that the page logged no error, warning or
 // uncaught exception so far.
-func (p *page) assertNoConsoleErrors(t *testing.T) {
+func (p *page) assertNoConsoleErrors(t testing.TB) {
 	t.Helper()
 	assert.Empty(t, p.consoleErrors(t), "console errors and warnings")
 }
@@ -331,7 +334,7 @@ func (p *page) assertNoConsoleErrors(t *testing.T) {
 // page logged so far, as "TYPE: TEXT (URL:LINE)". It first round-trips a
 // marker through the console, so that every message written before the call
 // has been recorded.
-func (p *page) consoleErrors(t *testing.T) []string {
+func (p *page) consoleErrors(t testing.TB) []string {
 	t.Helper()
 	p.sync(t)
 	p.mu.Lock()
@@ -349,7 +352,7 @@ func (p *page) consoleErrors(t *testing.T) []string {
 const syncMarker = "converge-harness-sync"
 
 // sync logs a marker in the page and waits until the recorder has seen it.
-func (p *page) sync(t *testing.T) {
+func (p *page) sync(t testing.TB) {
 	t.Helper()
 	_ = evalJS[chromedp.Void](t, p, `console.debug("`+syncMarker+`")`)
 	deadline := time.After(pageTimeout)
