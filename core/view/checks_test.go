@@ -1,0 +1,35 @@
+package view
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestChecksTurnFromPendingToPassedOrFailed(t *testing.T) {
+	t.Parallel()
+	s := at(t, history, 75)
+	cs := Checks(s)
+	require.Len(t, cs, 3)
+	assert.Equal(t, Check{Key: "4", At: "1m15s", T: 75, Text: "deployment/web .spec.replicas == 3", State: "passed", Got: "got 3"}, cs[0])
+	assert.Equal(t, "pending", cs[1].State)
+	assert.Equal(t, "pending", cs[2].State)
+	s.SeekTo(100)
+	cs = Checks(s)
+	assert.Equal(t, "passed", cs[0].State)
+	assert.Equal(t, "failed", cs[1].State)
+	assert.Equal(t, "got 3", cs[1].Got)
+	assert.Equal(t, "passed", cs[2].State)
+	s.SeekTo(10)
+	for _, c := range Checks(s) {
+		assert.Equal(t, "pending", c.State, "a backward seek forgets outcomes")
+	}
+	assert.Empty(t, Checks(load(t, rolling)))
+}
+
+func TestIntroFallsBackToTheName(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, Intro{Name: "rolling", Title: "Rolling", Description: "Ten pods roll."}, IntroOf(load(t, rolling)))
+	assert.Equal(t, Intro{Name: "history", Title: "history"}, IntroOf(load(t, history)))
+}

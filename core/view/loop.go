@@ -1,0 +1,153 @@
+package view
+
+import (
+	"strconv"
+	"strings"
+
+	"converge/core/controller"
+	"converge/core/controller/deployment"
+	"converge/core/controller/endpoints"
+	"converge/core/controller/gc"
+	"converge/core/controller/nodelifecycle"
+	"converge/core/controller/replicaset"
+	"converge/core/kubelet"
+	"converge/core/scheduler"
+	"converge/core/sim"
+)
+
+// LoopRow is one controller's turn of the reconcile loop this second: what
+// it observed, what is desired and the step it took, or what it waits for,
+// or "in sync".
+type LoopRow struct {
+	// Key is the controller's component name ("deployment-controller").
+	Key string
+	// Title is "Deployment controller".
+	Title string
+	// Role says in a few words what the controller converges.
+	Role string
+	// State is "acting" (it took a step: highlight the row), "waiting" or
+	// "in-sync".
+	State string
+	// Object is the object the row is about: "deployment/web".
+	Object   string
+	Observed string
+	Desired  string
+	// Step is the action it took, what it waits for, or "in sync".
+	Step string
+	// More counts the other objects it also acted on (or waited on) this
+	// second; Items lists up to MaxLoopItems of them.
+	More  int
+	Items []LoopItem
+}
+
+// LoopItem is one more record of a controller this second.
+type LoopItem struct {
+	Key    string // the object
+	State  string
+	Text   string
+	Object string
+}
+
+// MaxLoopItems bounds the records listed under one row.
+const MaxLoopItems = 6
+
+// loopControllers are the controllers in the order they run in a tick,
+// with their titles, their roles and what "in sync" means when they kept no
+// record this second.
+var loopControllers = []struct{ name, title, role, idle string }{
+	{nodelifecycle.Component, "Node lifecycle controller", "nodes' heartbeats → Ready, taints, evictions", "every node's heartbeat is fresh"},
+	{gc.ComponentName, "Garbage collector", "objects whose owner is gone → deleted", "nothing has lost its owner"},
+	{deployment.Name, "Deployment controller", "Deployment → ReplicaSets by revision", "no Deployment to reconcile"},
+	{replicaset.ComponentName, "ReplicaSet controller", "ReplicaSet.replicas → pods", "no ReplicaSet to reconcile"},
+	{scheduler.ComponentName, "Scheduler", "pending pods → a node", "no pod is waiting for a node"},
+	{kubelet.Component, "Kubelets", "pods on their node → containers, probes", "no node runs pods"},
+	{endpoints.Component, "Endpoints controller", "Service selector → ready pod addresses", "no Service"},
+}
+
+// Loop returns one row per controller, in tick order. focus is the
+// Deployment the page centres on: its records come first.
+func Loop(s *sim.Sim, focus string) []LoopRow {
+	recs := s.Tick().Syncs
+	byCtl := map[string][]controller.SyncRecord{}
+	for _, r := range recs {
+		byCtl[r.Controller] = append(byCtl[r.Controller], r)
+	}
+	out := make([]LoopRow, 0, len(loopControllers))
+	for _, c := range loopControllers {
+		row := LoopRow{Key: c.name, Title: c.title, Role: c.role}
+		fillRow(&row, byCtl[c.name], focus, c.idle)
+		out = append(out, row)
+	}
+	return out
+}
+
+// recordState is "acting", "waiting" or "in-sync".
+func recordState(r *controller.SyncRecord) string {
+	switch {
+	case r.Action != "":
+		return "acting"
+	case r.Waiting != "":
+		return "waiting"
+	}
+	return "in-sync"
+}
+
+func recordStep(r *controller.SyncRecord) string {
+	switch {
+	case r.Action != "":
+		return r.Action
+	case r.Waiting != "":
+		return r.Waiting
+	}
+	return "in sync"
+}
+
+var stateRank = map[string]int{"acting": 0, "waiting": 1, "in-sync": 2}
+
+// fillRow picks the row's record: a step beats a wait beats in sync, and
+// among equals the focus Deployment's objects come first, then record order.
+func fillRow(row *LoopRow, recs []controller.SyncRecord, focus, idle string) {
+	if len(recs) == 0 {
+		row.State, row.Step = "in-sync", "in sync: "+idle
+		return
+	}
+	best := -1
+	for i := range recs {
+		if best < 0 || better(&recs[i], &recs[best], focus) {
+			best = i
+		}
+	}
+	b := &recs[best]
+	row.State, row.Object, row.Observed, row.Desired, row.Step = recordState(b), b.Object, b.Observed, b.Desired, recordStep(b)
+	for i := range recs {
+		r := &recs[i]
+		if i == best || recordState(r) == "in-sync" || recordState(r) != row.State && row.State == "acting" {
+			continue
+		}
+		row.More++
+		if len(row.Items) < MaxLoopItems {
+			row.Items = append(row.Items, LoopItem{Key: r.Object + "#" + itoa(i), State: recordState(r), Text: recordStep(r), Object: r.Object})
+		}
+	}
+}
+
+func better(a, b *controller.SyncRecord, focus string) bool {
+	ra, rb := stateRank[recordState(a)], stateRank[recordState(b)]
+	if ra != rb {
+		return ra < rb
+	}
+	return aboutFocus(a.Object, focus) && !aboutFocus(b.Object, focus)
+}
+
+// aboutFocus reports whether obj is the focus Deployment or one of its
+// ReplicaSets or pods (by name prefix, as their generated names start with
+// the Deployment's).
+func aboutFocus(obj, focus string) bool {
+	if focus == "" {
+		return false
+	}
+	_, name, ok := strings.Cut(obj, "/")
+	return ok && (name == focus || strings.HasPrefix(name, focus+"-"))
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

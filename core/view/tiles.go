@@ -1,0 +1,248 @@
+package view
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"converge/core/api"
+)
+
+// State is what a pod tile shows: the pod's place in its lifecycle, in the
+// words of `kubectl get pods` where they exist.
+type State string
+
+// The states of a pod tile, from just created to gone.
+const (
+	// StatePending: not yet bound to a node (waiting for the scheduler, or
+	// unschedulable).
+	StatePending State = "Pending"
+	// StateContainerCreating: bound; the image is being pulled or the
+	// container is starting.
+	StateContainerCreating State = "ContainerCreating"
+	// StateRunning: the container runs but the readiness probe has not
+	// passed (Running, not ready).
+	StateRunning State = "Running"
+	// StateReady: Ready, but not for minReadySeconds yet, so not available.
+	StateReady State = "Ready"
+	// StateAvailable: Ready for at least minReadySeconds; counts toward
+	// availableReplicas.
+	StateAvailable State = "Available"
+	// StateTerminating: being deleted (graceful termination).
+	StateTerminating State = "Terminating"
+	// StateCrashLoop: the container keeps exiting; restarts back off.
+	StateCrashLoop State = "CrashLoopBackOff"
+	// StateImagePull: the image cannot be pulled (ErrImagePull, then
+	// ImagePullBackOff).
+	StateImagePull State = "ImagePullBackOff"
+	// StateEvicted: evicted from its node (taint eviction after the node
+	// was lost, or a Failed pod with reason Evicted).
+	StateEvicted State = "Evicted"
+	// StateFailed: the pod ended (Failed or Succeeded) for another reason.
+	StateFailed State = "Failed"
+)
+
+// Shape is the drawing of a state, so that state is never told by colour
+// alone: the page's CSS draws each shape (an outline, a fill, a pattern).
+type Shape string
+
+// Shapes, one per state.
+const (
+	ShapeDashed   Shape = "dashed"   // Pending: a dashed outline, empty
+	ShapeHalf     Shape = "half"     // ContainerCreating: half filled
+	ShapeRing     Shape = "ring"     // Running, not ready: a ring
+	ShapeDot      Shape = "dot"      // Ready, not yet available: a ring with a dot
+	ShapeSolid    Shape = "solid"    // Available: filled
+	ShapeStriped  Shape = "striped"  // Terminating: diagonal stripes
+	ShapeCross    Shape = "cross"    // CrashLoopBackOff: a cross
+	ShapeTriangle Shape = "triangle" // ImagePullBackOff: a warning triangle
+	ShapeSlash    Shape = "slash"    // Evicted: struck through
+	ShapeHollow   Shape = "hollow"   // Failed: an empty outline
+)
+
+// Tile is one pod as the page draws it. Key is the pod's uid: the element
+// lives as long as the pod.
+type Tile struct {
+	Key   string
+	Name  string
+	State State
+	Shape Shape
+	// Label is the short text on or beside the tile: the pod's random
+	// suffix ("x2kq").
+	Label string
+	// Title is the hover text: name, state, node, restarts, reason.
+	Title string
+	// Node is the node the pod is bound to, "" when pending.
+	Node string
+	// New is set for pods of the Deployment's new ReplicaSet.
+	New bool
+}
+
+// LegendItem explains one state in the legend.
+type LegendItem struct {
+	State   State
+	Shape   Shape
+	Meaning string
+}
+
+// Legend lists every state with its shape and meaning, in lifecycle order.
+func Legend() []LegendItem {
+	return []LegendItem{
+		{StatePending, ShapeDashed, "waiting for a node"},
+		{StateContainerCreating, ShapeHalf, "pulling the image, starting"},
+		{StateRunning, ShapeRing, "running, readiness probe not passed"},
+		{StateReady, ShapeDot, "ready, minReadySeconds not over"},
+		{StateAvailable, ShapeSolid, "available: counts for the rollout"},
+		{StateTerminating, ShapeStriped, "shutting down"},
+		{StateCrashLoop, ShapeCross, "container keeps crashing"},
+		{StateImagePull, ShapeTriangle, "image cannot be pulled"},
+		{StateEvicted, ShapeSlash, "evicted from a lost node"},
+	}
+}
+
+var shapes = map[State]Shape{
+	StatePending: ShapeDashed, StateContainerCreating: ShapeHalf, StateRunning: ShapeRing, StateReady: ShapeDot,
+	StateAvailable: ShapeSolid, StateTerminating: ShapeStriped, StateCrashLoop: ShapeCross, StateImagePull: ShapeTriangle,
+	StateEvicted: ShapeSlash, StateFailed: ShapeHollow,
+}
+
+// ShapeOf returns the shape that draws s.
+func ShapeOf(s State) Shape {
+	if sh, ok := shapes[s]; ok {
+		return sh
+	}
+	return ShapeHollow
+}
+
+// PodState classifies a pod at now. minReadySeconds is its ReplicaSet's
+// (a pod is available once Ready for longer than that, as the controllers
+// count it: lastTransitionTime + minReadySeconds strictly before now).
+func PodState(p *api.Pod, now time.Time, minReadySeconds int32) State {
+	if isEvicted(p) {
+		return StateEvicted
+	}
+	if p.DeletionTimestamp != nil {
+		return StateTerminating
+	}
+	if p.Status.Phase == api.PodFailed || p.Status.Phase == api.PodSucceeded {
+		return StateFailed
+	}
+	for _, cs := range p.Status.ContainerStatuses {
+		if w := cs.State.Waiting; w != nil {
+			switch w.Reason {
+			case "CrashLoopBackOff":
+				return StateCrashLoop
+			case "ImagePullBackOff", "ErrImagePull", "InvalidImageName":
+				return StateImagePull
+			}
+		}
+	}
+	if p.Spec.NodeName == "" {
+		return StatePending
+	}
+	ready := api.GetPodCondition(&p.Status, api.PodReady)
+	if ready != nil && ready.Status == api.ConditionTrue {
+		if minReadySeconds <= 0 || ready.LastTransitionTime.Add(time.Duration(minReadySeconds)*time.Second).Before(now) {
+			return StateAvailable
+		}
+		return StateReady
+	}
+	if p.Status.Phase == api.PodRunning && anyRunning(p) {
+		return StateRunning
+	}
+	return StateContainerCreating
+}
+
+func isEvicted(p *api.Pod) bool {
+	if p.Status.Reason == "Evicted" {
+		return true
+	}
+	c := api.GetPodCondition(&p.Status, api.DisruptionTarget)
+	return c != nil && c.Status == api.ConditionTrue
+}
+
+func anyRunning(p *api.Pod) bool {
+	for _, cs := range p.Status.ContainerStatuses {
+		if cs.State.Running != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// NewTile builds the tile of p at now.
+func NewTile(p *api.Pod, now time.Time, minReadySeconds int32) Tile {
+	st := PodState(p, now, minReadySeconds)
+	return Tile{Key: p.UID, Name: p.Name, State: st, Shape: ShapeOf(st), Label: shortName(p),
+		Title: tileTitle(p, st), Node: p.Spec.NodeName}
+}
+
+// shortName is the pod's random suffix: what follows its generateName, or
+// after the last '-'.
+func shortName(p *api.Pod) string {
+	if p.GenerateName != "" && strings.HasPrefix(p.Name, p.GenerateName) && len(p.Name) > len(p.GenerateName) {
+		return p.Name[len(p.GenerateName):]
+	}
+	if i := strings.LastIndexByte(p.Name, '-'); i >= 0 && i < len(p.Name)-1 {
+		return p.Name[i+1:]
+	}
+	return p.Name
+}
+
+// tileTitle is "web-5d9c-x2kq: Running, not ready · on node-2 · 3 restarts · back-off 20s restarting failed container".
+func tileTitle(p *api.Pod, st State) string {
+	var b strings.Builder
+	b.WriteString(p.Name)
+	b.WriteString(": ")
+	b.WriteString(stateWords(st))
+	if p.Spec.NodeName != "" {
+		b.WriteString(" · on ")
+		b.WriteString(p.Spec.NodeName)
+	}
+	var restarts int32
+	for _, cs := range p.Status.ContainerStatuses {
+		restarts += cs.RestartCount
+	}
+	if restarts > 0 {
+		b.WriteString(" · ")
+		b.WriteString(plural(int64(restarts), "restart"))
+	}
+	if msg := reasonMessage(p); msg != "" {
+		b.WriteString(" · ")
+		b.WriteString(msg)
+	}
+	return b.String()
+}
+
+// stateWords is the state as the legend says it.
+func stateWords(st State) string {
+	switch st {
+	case StateRunning:
+		return "Running, not ready"
+	case StateReady:
+		return "Ready, not yet available"
+	}
+	return string(st)
+}
+
+// reasonMessage is the first container waiting message, or the pod's
+// scheduling failure.
+func reasonMessage(p *api.Pod) string {
+	for _, cs := range p.Status.ContainerStatuses {
+		if w := cs.State.Waiting; w != nil && w.Message != "" {
+			return w.Message
+		}
+	}
+	if c := api.GetPodCondition(&p.Status, api.PodScheduled); c != nil && c.Status == api.ConditionFalse && c.Message != "" {
+		return c.Message
+	}
+	return ""
+}
+
+// plural is "1 pod" or "3 pods".
+func plural(n int64, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.FormatInt(n, 10) + " " + word + "s"
+}

@@ -1,0 +1,177 @@
+package view
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"converge/core/api"
+	"converge/core/controller"
+	"converge/core/controller/deployment"
+	"converge/core/sim"
+)
+
+// WhyLine answers "why is it waiting?" for one Deployment, from the
+// deployment controller's sync record of this second: what it did, what it
+// waits for and which bound blocks its next step.
+type WhyLine struct {
+	// Key is the Deployment's name.
+	Key string
+	// Kind is "acting", "waiting", "blocked", "paused", "stuck", "in-sync"
+	// or "error".
+	Kind string
+	// Blocking is the record's bound: "surge", "unavailable", "paused",
+	// "progress-deadline" or "".
+	Blocking string
+	// Headline is the one sentence a new user reads first.
+	Headline string
+	// Detail is the controller's own words: "deployment-controller: at surge
+	// cap 13/13: waiting for new pods to become available".
+	Detail string
+	// Pods says what the new ReplicaSet's pods that are not available yet
+	// are doing: "new pods not available yet: 3 ContainerCreating, 2 Running, not ready".
+	Pods string
+	// Acted lists the steps the controller took for this Deployment this
+	// second, when it took any before it settled where Headline says.
+	Acted string
+}
+
+// Why returns one line per Deployment, sorted by name.
+func Why(s *sim.Sim) []WhyLine {
+	ds := s.Store().Deployments()
+	sort.Slice(ds, func(i, j int) bool { return ds[i].Name < ds[j].Name })
+	out := make([]WhyLine, 0, len(ds))
+	for _, d := range ds {
+		w := whyLine(s, d, deploymentRecord(s, d.Name))
+		if w.Kind != "acting" {
+			w.Acted = actedText(s, d.Name)
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+func whyLine(s *sim.Sim, d *api.Deployment, rec *controller.SyncRecord) WhyLine {
+	w := WhyLine{Key: d.Name}
+	n := api.Deref(d.Spec.Replicas, 1)
+	if rec == nil {
+		w.Kind = "waiting"
+		w.Headline = fmt.Sprintf("deployment/%s has not been synced yet.", d.Name)
+		return w
+	}
+	if rec.Rollout != nil {
+		w.Blocking = rec.Rollout.Blocking
+	}
+	w.Detail = deployment.Name + ": " + recordText(rec)
+	switch {
+	case rec.Action != "":
+		w.Kind = "acting"
+		w.Headline = "Acting now: " + rec.Action + "."
+	case rec.InSync:
+		w.Kind = "in-sync"
+		w.Headline = fmt.Sprintf("In sync: %s pods of revision %s available; nothing to do.", countOf(d.Status.AvailableReplicas, n),
+			d.Annotations[api.RevisionAnnotation])
+	case strings.HasPrefix(rec.Waiting, "retrying after error"):
+		w.Kind = "error"
+		w.Headline = "Failing: " + rec.Waiting + "."
+	default:
+		w.Kind, w.Headline = waitingHeadline(d, rec)
+	}
+	if w.Kind != "in-sync" {
+		w.Pods = newPodsText(s, d)
+		if w.Pods == "" && strings.Contains(rec.Waiting, "become available") {
+			w.Pods = "The new pods became available just now, after the controller looked: it sees them in the next second."
+		}
+	}
+	return w
+}
+
+// waitingHeadline explains a pass that took no step.
+func waitingHeadline(d *api.Deployment, rec *controller.SyncRecord) (kind, text string) {
+	r := rec.Rollout
+	switch {
+	case r != nil && r.Blocking == deployment.BlockingSurge:
+		return "blocked", fmt.Sprintf("Blocked by maxSurge: the ReplicaSets already want %d pods, the most allowed is %d desired + %d surge. "+
+			"No new pod until old ones go, and old ones go only as new ones become available.",
+			r.Replicas+r.SurgeUsed, r.Replicas, r.Surge)
+	case r != nil && r.Blocking == deployment.BlockingUnavailable:
+		return "blocked", fmt.Sprintf("Blocked by maxUnavailable: %d of %d pods are unavailable, the most allowed is %d. "+
+			"No old pod is removed until new ones become available.", r.UnavailableUsed, r.Replicas, r.Unavailable)
+	case r != nil && r.Blocking == deployment.BlockingPaused, d.Spec.Paused:
+		return "paused", "Paused: spec.paused is true, so template changes wait. Run kubectl rollout resume deployment/" + d.Name + "."
+	case r != nil && r.Blocking == deployment.BlockingProgressDeadline:
+		return "stuck", "Stuck: no progress for progressDeadlineSeconds, so Progressing=False (ProgressDeadlineExceeded). " +
+			"The controller keeps the rollout where it is; nothing rolls back by itself."
+	}
+	return "waiting", "Waiting: " + rec.Waiting + "."
+}
+
+// recordText is the record's outcome in one line: observed, desired, then
+// the step or the wait.
+func recordText(rec *controller.SyncRecord) string {
+	var parts []string
+	if rec.Observed != "" {
+		parts = append(parts, "observed "+rec.Observed)
+	}
+	if rec.Desired != "" {
+		parts = append(parts, "desired "+rec.Desired)
+	}
+	switch {
+	case rec.Action != "":
+		parts = append(parts, rec.Action)
+	case rec.Waiting != "":
+		parts = append(parts, rec.Waiting)
+	case rec.InSync:
+		parts = append(parts, "in sync")
+	}
+	return strings.Join(parts, "; ")
+}
+
+func countOf(a, n int32) string {
+	return fmt.Sprintf("%d of %d", a, n)
+}
+
+// newPodsText counts the states of the new ReplicaSet's pods that are not
+// available yet: what the rollout is waiting for.
+func newPodsText(s *sim.Sim, d *api.Deployment) string {
+	st := s.Store()
+	rss := ownedReplicaSets(st, d)
+	newRS := deployment.FindNewReplicaSet(d, rss)
+	if newRS == nil {
+		return ""
+	}
+	now := s.Now()
+	counts := map[State]int{}
+	st.EachPod(func(p *api.Pod) bool {
+		if api.IsControlledBy(&p.ObjectMeta, newRS.UID) {
+			counts[PodState(p, now, newRS.Spec.MinReadySeconds)]++
+		}
+		return true
+	})
+	var parts []string
+	for _, li := range Legend() {
+		if li.State == StateAvailable || counts[li.State] == 0 {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%d %s", counts[li.State], stateWords(li.State)))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "New pods (" + newRS.Name + ") not available yet: " + strings.Join(parts, ", ") + "."
+}
+
+// actedText joins the deployment controller's steps for the Deployment name this second.
+func actedText(s *sim.Sim, name string) string {
+	var out []string
+	obj := "deployment/" + name
+	for _, r := range s.Tick().Syncs {
+		if r.Controller == deployment.Name && r.Object == obj && r.Action != "" {
+			out = append(out, r.Action)
+		}
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return "This second it took a step: " + strings.Join(out, "; ") + "."
+}

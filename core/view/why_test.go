@@ -1,0 +1,113 @@
+package view
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"converge/core/controller"
+)
+
+func TestWhyNamesTheBlockingBound(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		src      string
+		t        int64
+		kind     string
+		blocking string
+		headline string
+		pods     string
+		acted    string
+	}{
+		{"creating the first pods", rolling, 1, "waiting", "",
+			"Waiting: waiting for new pods to become available: 0 of 10 available.", "10 ContainerCreating", ""},
+		{"the kubelets were faster than the controller", rolling, 3, "waiting", "", "0 of 10 available",
+			"it sees them in the next second", ""},
+		{"rollout complete", rolling, 5, "in-sync", "", "In sync: 10 of 10 pods of revision 1 available; nothing to do.", "", ""},
+		{"surge cap right after the image change", rolling, 10, "blocked", "surge",
+			"Blocked by maxSurge: the ReplicaSets already want 13 pods, the most allowed is 10 desired + 3 surge.",
+			"5 ContainerCreating", "This second it took a step: "},
+		{"unavailable cap", rolling, 14, "blocked", "unavailable",
+			"Blocked by maxUnavailable: 2 of 10 pods are unavailable, the most allowed is 2.", "ContainerCreating",
+			"scale down replica set web-cb9944cdd from 8 to 3; scale up replica set web-7fd994d44f from 5 to 10."},
+		{"maxSurge 0 waits at the surge bound", unavailScn, 12, "blocked", "surge", "the most allowed is 4 desired + 0 surge", "1 ContainerCreating", ""},
+		{"image pull failure", stuckScn, 8, "blocked", "surge", "maxSurge", "1 ImagePullBackOff", ""},
+		{"progress deadline", stuckScn, 20, "stuck", "progress-deadline", "ProgressDeadlineExceeded", "ImagePullBackOff", ""},
+		{"paused", pausedScn, 8, "paused", "paused", "Run kubectl rollout resume deployment/web.", "", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			lines := Why(at(t, tc.src, tc.t))
+			require.Len(t, lines, 1)
+			w := lines[0]
+			assert.Equal(t, "web", w.Key)
+			assert.Equal(t, tc.kind, w.Kind)
+			assert.Equal(t, tc.blocking, w.Blocking)
+			assert.Contains(t, w.Headline, tc.headline)
+			assert.Contains(t, w.Detail, "deployment-controller: observed ")
+			if tc.pods == "" {
+				assert.Empty(t, w.Pods)
+			} else {
+				assert.Contains(t, w.Pods, tc.pods)
+			}
+			if tc.acted == "" {
+				assert.Empty(t, w.Acted)
+			} else {
+				assert.Contains(t, w.Acted, tc.acted)
+			}
+		})
+	}
+}
+
+func TestWhyActingAndUnsynced(t *testing.T) {
+	t.Parallel()
+	// A scale in a paused Deployment: the controller scales the only
+	// ReplicaSet, then waits as paused.
+	s := at(t, pausedScn+`- at: 9s
+  kubectl: scale deployment/web --replicas=5
+`, 9)
+	w := Why(s)[0]
+	assert.Equal(t, "paused", w.Kind)
+	assert.Equal(t, "This second it took a step: scale up replica set web-cb9944cdd from 3 to 5.", w.Acted)
+
+	d := Focus(s, "web")
+	require.NotNil(t, d)
+	n := whyLine(s, d, nil)
+	assert.Equal(t, "waiting", n.Kind)
+	assert.Equal(t, "deployment/web has not been synced yet.", n.Headline)
+
+	a := whyLine(s, d, &controller.SyncRecord{Controller: "deployment-controller", Object: "deployment/web",
+		Observed: "3 replicas", Desired: "5 replicas", Action: "scale up replica set web-1 from 3 to 5"})
+	assert.Equal(t, "acting", a.Kind)
+	assert.Equal(t, "Acting now: scale up replica set web-1 from 3 to 5.", a.Headline)
+	assert.Equal(t, "deployment-controller: observed 3 replicas; desired 5 replicas; scale up replica set web-1 from 3 to 5", a.Detail)
+
+	e := whyLine(s, d, &controller.SyncRecord{Waiting: "retrying after error: boom"})
+	assert.Equal(t, "error", e.Kind)
+	assert.Equal(t, "Failing: retrying after error: boom.", e.Headline)
+}
+
+func TestWhyHasOneLinePerDeploymentByName(t *testing.T) {
+	t.Parallel()
+	src := `name: two
+objects:
+` + deploymentDoc("1", "web:1") + `- apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: api}
+  spec:
+    replicas: 1
+    selector: {matchLabels: {app: api}}
+    template:
+      metadata: {labels: {app: api}}
+      spec:
+        containers: [{name: api, image: "api:1"}]
+`
+	lines := Why(at(t, src, 5))
+	require.Len(t, lines, 2)
+	assert.Equal(t, "api", lines[0].Key)
+	assert.Equal(t, "web", lines[1].Key)
+	assert.Empty(t, Why(load(t, "name: empty\n")))
+}
