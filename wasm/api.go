@@ -156,19 +156,32 @@ func (p *page) stepping(f *funcs, inst *Instance) {
 		}
 		return inst.Sim.T(), nil
 	})
-	f.set("seek", valueFunc, func(a args) (any, error) {
+	// seeks checks seek's and moveTo's argument and seeks.
+	seeks := func(a args) error {
 		if err := live(inst); err != nil {
-			return nil, err
+			return err
 		}
 		t, err := a.integer(0, "t", -1)
 		switch {
 		case err != nil:
-			return nil, err
+			return err
 		case t < 0 || t > MaxSeconds:
-			return nil, a.errorf("t must be a second between 0 and %d, not %s", MaxSeconds, typeName(a.get(0)))
+			return a.errorf("t must be a second between 0 and %d, not %s", MaxSeconds, typeName(a.get(0)))
 		}
 		inst.SeekTo(t)
+		return nil
+	}
+	f.set("seek", valueFunc, func(a args) (any, error) {
+		if err := seeks(a); err != nil {
+			return nil, err
+		}
 		return traceLine(inst)
+	})
+	f.set("moveTo", valueFunc, func(a args) (any, error) {
+		if err := seeks(a); err != nil {
+			return nil, err
+		}
+		return inst.Sim.T(), nil
 	})
 	f.set("run", outcomeFunc, func(a args) (any, error) {
 		if inst.disposed {

@@ -177,7 +177,7 @@ export class Simulation {
   step(seconds) { return this.#json("step", seconds); }
 
   /**
-   * step() without building a snapshot: returns the new second.
+   * step() without building a snapshot: returns the new second (see moveTo).
    * @param {number} [seconds]
    * @returns {number}
    */
@@ -189,6 +189,14 @@ export class Simulation {
    * @returns {Snapshot}
    */
   seek(t) { return this.#json("seek", t); }
+
+  /**
+   * seek() without building a snapshot: returns the new second. With 1,000
+   * pods a snapshot is about 2 MB of JSON, which costs more than the seek.
+   * @param {number} t
+   * @returns {number}
+   */
+  moveTo(t) { return this.#call("moveTo", t); }
 
   /** @returns {Snapshot} the current second */
   snapshot() { return this.#json("snapshot"); }
