@@ -91,7 +91,10 @@ import { defineElement } from "./converge-sim.js";
 /** A raw Go function: it returns its value, or an Error object to throw. */
 /** @typedef {(...args: unknown[]) => any} RawFunc */
 
-/** @param {unknown} v */
+/**
+ * @param {unknown} v what a raw Go function returned
+ * @returns {any} v, unless it is an Error, which is thrown
+ */
 function unwrap(v) {
   if (v instanceof Error) throw v;
   return v;
@@ -106,16 +109,27 @@ export class Simulation {
   #raw;
   #disposed = false;
 
-  /** @param {Record<string, RawFunc> & {id: number}} raw the Go instance object */
-  constructor(raw) {
+  /** @type {Record<string, RawFunc>} */
+  #bridge;
+
+  /**
+   * Made by converge.create(); not meant to be called directly.
+   * @param {Record<string, RawFunc> & {id: number}} raw the Go instance object
+   * @param {Record<string, RawFunc> & {version: string}} bridge the Go page object
+   */
+  constructor(raw, bridge) {
     this.#raw = raw;
+    this.#bridge = bridge;
     /** @readonly the instance's handle (the default instance is 1) */
     this.id = raw.id;
+    /** @readonly the simulator's version, e.g. "0.1.0" */
+    this.version = bridge.version;
   }
 
   /**
    * @param {string} name
    * @param {unknown[]} args
+   * @returns {any}
    */
   #call(name, ...args) {
     if (this.#disposed) throw new Error(`simulation ${this.id} is disposed`);
@@ -268,6 +282,23 @@ export class Simulation {
    */
   unmount(element) { this.#call("unmount", element); }
 
+  /** @returns {ScenarioInfo[]} the built-in library, by name */
+  scenarios() { return JSON.parse(unwrap(this.#bridge.scenarios())); }
+
+  /**
+   * The YAML a share payload carries; throws on a corrupt or too large one.
+   * @param {string} share
+   * @returns {string}
+   */
+  fromFragment(share) { return unwrap(this.#bridge.fromFragment(share)); }
+
+  /**
+   * The share payload of a YAML text (at most 64 KiB).
+   * @param {string} yaml
+   * @returns {string}
+   */
+  toFragment(yaml) { return unwrap(this.#bridge.toFragment(yaml)); }
+
   /** Frees the simulation and everything it drew; later calls throw. */
   dispose() {
     if (this.#disposed) return;
@@ -277,16 +308,12 @@ export class Simulation {
 }
 
 /**
- * globalThis.converge: the default instance's methods (class Simulation),
- * plus the page-wide functions below. Only `ready` exists before the wasm has
+ * globalThis.converge: the default instance's methods and version (class
+ * Simulation), plus the page-wide functions below. Only `ready` exists before the wasm has
  * started.
  * @typedef {object} ConvergeExtras
  * @property {Promise<void>} ready resolves once everything below is installed; rejects if the simulator cannot start
- * @property {string} version the simulator's version, e.g. "0.1.0"
  * @property {() => Simulation} create a new, independent simulation (nothing loaded yet)
- * @property {() => ScenarioInfo[]} scenarios the built-in library, by name
- * @property {(share: string) => string} fromFragment the YAML a share payload carries; throws on a corrupt or too large one
- * @property {(yaml: string) => string} toFragment the share payload of a YAML text
  * @property {() => number} instances how many simulations are alive (the default included)
  * @property {Simulation} default the default instance itself
  * @property {OpenResult} startup what the page's address opened in the default instance (error: the message to show)
@@ -358,19 +385,14 @@ async function boot(api) {
       throw new Error("the simulator exited before it was ready");
     });
     const bridge = await Promise.race([started, exited]);
-    const def = new Simulation(bridge.default);
+    const def = new Simulation(bridge.default, bridge);
     for (const name of methods) {
       api[name] = /** @type {any} */ (def)[name].bind(def);
     }
     Object.assign(api, {
       version: bridge.version,
       default: def,
-      create: () => new Simulation(unwrap(bridge.create())),
-      scenarios: () => JSON.parse(unwrap(bridge.scenarios())),
-      /** @param {string} share */
-      fromFragment: (share) => unwrap(bridge.fromFragment(share)),
-      /** @param {string} yaml */
-      toFragment: (yaml) => unwrap(bridge.toFragment(yaml)),
+      create: () => new Simulation(unwrap(bridge.create()), bridge),
       instances: () => unwrap(bridge.count()),
     });
     api.startup = def.openURL(global.location?.href ?? "");

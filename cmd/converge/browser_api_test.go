@@ -223,6 +223,7 @@ func TestBrowserInstancesAreIndependent(t *testing.T) {
 		Disposed            string
 		LineA               string
 		ScnA                string
+		InstanceAPI         bool
 	}](t, p, `(() => {
 		const c = converge;
 		const d0 = c.time();
@@ -233,8 +234,10 @@ func TestBrowserInstancesAreIndependent(t *testing.T) {
 		a.run("scale deployment/web --replicas=1");
 		b.step(4);
 		const Before = c.instances();
+		const InstanceAPI = a.version === c.version && a.scenarios().length === c.scenarios().length &&
+			a.fromFragment(a.toFragment("name: x\n")) === "name: x\n";
 		const out = {IDs: [c.default.id, a.id, b.id], TimeA: a.time(), TimeB: b.time(), TimeD: c.time() - d0,
-			NameA: a.name(), NameB: b.name(), NameD: c.name(), ScnB: b.scenario(), LineA: a.snapshotJSON(), ScnA: a.scenario(), Before};
+			NameA: a.name(), NameB: b.name(), NameD: c.name(), ScnB: b.scenario(), LineA: a.snapshotJSON(), ScnA: a.scenario(), Before, InstanceAPI};
 		a.dispose();
 		out.After = c.instances();
 		try { a.time(); out.Disposed = "no error"; } catch (e) { out.Disposed = e.message; }
@@ -243,6 +246,7 @@ func TestBrowserInstancesAreIndependent(t *testing.T) {
 	})()`)
 
 	assert.Len(t, got.IDs, 3)
+	assert.True(t, got.InstanceAPI, "an instance has version, scenarios(), fromFragment() and toFragment() too")
 	assert.NotEqual(t, got.IDs[1], got.IDs[2])
 	assert.Equal(t, int64(26), got.TimeA)
 	assert.Equal(t, int64(4), got.TimeB)
