@@ -115,7 +115,8 @@ func TestLoadBuiltin(t *testing.T) {
 	}{
 		{name: "a known name", arg: "other", wantOK: true},
 		{name: "an unknown name lists the known ones", arg: "nope",
-			wantErr: `there is no built-in scenario "nope"; the built-in ones are basic-loop, other`},
+			wantErr: `there is no built-in scenario "nope"; the built-in ones are basic-loop, other, zz-broken`},
+		{name: "an invalid built-in gives its problems", arg: "zz-broken"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -124,6 +125,10 @@ func TestLoadBuiltin(t *testing.T) {
 			got := decode[loadResult](t, rawCall(p.def.obj, "loadBuiltin", tc.arg))
 			assert.Equal(t, tc.wantOK, got.OK)
 			assert.Equal(t, tc.wantErr, got.Error)
+			if tc.arg == "zz-broken" {
+				require.Len(t, got.Errors, 1)
+				assert.Equal(t, 2, got.Errors[0].Line)
+			}
 			if tc.wantOK {
 				assert.Equal(t, tc.arg, p.def.Name)
 				assert.Equal(t, tc.arg, rawCall(p.def.obj, "name").String())
@@ -265,6 +270,7 @@ func TestReadingFunctions(t *testing.T) {
 	assert.Equal(t, []map[string]string{
 		{"name": "basic-loop", "title": "Basic", "description": ""},
 		{"name": "other", "title": "Other", "description": ""},
+		{"name": "zz-broken", "title": "zz-broken", "description": ""},
 	}, list)
 	assert.Equal(t, "", rawCall(obj, "error").String())
 }

@@ -48,6 +48,7 @@ func testLib() *bridge.Library {
 	return bridge.NewLibrary(fstest.MapFS{
 		"basic-loop.yaml": {Data: []byte(webYAML)},
 		"other.yaml":      {Data: []byte(otherYAML)},
+		"zz-broken.yaml":  {Data: []byte("name: zz-broken\nbogus: 1\n")},
 	})
 }
 
