@@ -62,3 +62,31 @@ func BenchmarkRollout(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSeek seeks to random seconds of a computed 10-minute, 1,000-pod
+// rollout (checkpoints every 10 s): what the page's scrubber does.
+func BenchmarkSeek(b *testing.B) {
+	scn := rolloutScenario(b, 1000, 20, 600)
+	s, err := New(scn, Options{})
+	require.NoError(b, err)
+	s.SeekTo(600)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		i++
+		s.SeekTo(int64((i * 7919) % 600))
+	}
+}
+
+// BenchmarkTraceLine is the cost of one snapshot as JSON for 1,000 pods.
+func BenchmarkTraceLine(b *testing.B) {
+	s, err := New(rolloutScenario(b, 1000, 20, 600), Options{CheckpointEvery: -1})
+	require.NoError(b, err)
+	s.SeekTo(30)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := s.TraceLine(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
