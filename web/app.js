@@ -1,13 +1,18 @@
 // @ts-check
-// app.js is the placeholder app shell: it waits for the simulator and says
-// whether it started. The real page (drawn by Go) replaces it.
+// app.js mounts the page: once the simulator is ready, the Go renderer draws
+// the default simulation (opened from the page's address by converge.js)
+// into <main id="app">. Everything it shows is decided and drawn in Go.
 import { converge, ready } from "./converge.js";
 
 const status = /** @type {HTMLElement} */ (document.getElementById("status"));
+const app = /** @type {HTMLElement} */ (document.getElementById("app"));
 
 ready.then(
   () => {
-    status.textContent = `Converge ${converge.version} is ready.`;
+    const api = /** @type {any} */ (converge);
+    api.mount(app, { embed: Boolean(api.startup?.embed) });
+    if (api.startup?.embed) document.documentElement.classList.add("embed");
+    status.textContent = `v${converge.version}`;
     document.documentElement.dataset.ready = "true";
   },
   (/** @type {unknown} */ err) => {

@@ -33,3 +33,20 @@ func TestIntroFallsBackToTheName(t *testing.T) {
 	assert.Equal(t, Intro{Name: "rolling", Title: "Rolling", Description: "Ten pods roll."}, IntroOf(load(t, rolling)))
 	assert.Equal(t, Intro{Name: "history", Title: "history"}, IntroOf(load(t, history)))
 }
+
+func TestReflowJoinsTheLinesOfAParagraph(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ name, in, want string }{
+		{"one paragraph", "A Deployment asks\nfor 3 replicas.\n", "A Deployment asks for 3 replicas."},
+		{"two paragraphs", "One\ntwo.\n\n\nThree\nfour.", "One two.\n\nThree four."},
+		{"a list", "Watch:\n- the surge\n- the budget\n1. first\n  indented", "Watch:\n- the surge\n- the budget\n1. first\n  indented"},
+		{"trailing blanks", "a  \nb\t\n", "a b"},
+		{"empty", "", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			assert.Equal(t, tc.want, Reflow(tc.in))
+		})
+	}
+}

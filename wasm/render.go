@@ -1,0 +1,159 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"honnef.co/go/js/dom/v2"
+
+	"converge/core/sim"
+)
+
+func init() { NewRenderer = newApp }
+
+// app draws one instance: the whole page, or the compact embed view of
+// <converge-sim> and ?embed=1. It builds its elements once and then, on
+// every Render, applies the view model (core/view) to them part by part;
+// only the parts on screen are computed.
+type app struct {
+	inst *Instance
+	opts MountOptions
+	d    doc
+	// mount is the node the app draws into; el the app's own container.
+	mount dom.Node
+	el    *node
+	ls    listeners
+	// sim is the simulation last drawn: a new one (a load) resets the
+	// parts that keep state about the old one.
+	sim *sim.Sim
+	// focus is the Deployment the rollout, charts, revisions and
+	// selectors are about ("" for the first by name).
+	focus string
+
+	alert    *node
+	loading  *node
+	intro    *introPart
+	timeline *timelinePart
+	why      *whyPart
+	rollout  *rolloutPart
+	loop     *loopPart
+	tabs     *tabsPart
+	play     *player
+}
+
+// panel is one tab of the page.
+type panel interface {
+	root() *node
+	render(a *app)
+}
+
+func newApp(inst *Instance, mount dom.Node, opts MountOptions) Renderer {
+	a := &app{inst: inst, opts: opts, d: newDoc(), mount: mount}
+	a.build()
+	return a
+}
+
+var _ Renderer = (*app)(nil)
+
+// build makes the page's skeleton. The embed view has the timeline, the
+// why-line, the rollout and the loop; the page adds the scenario picker
+// and intro, and the tabs below.
+func (a *app) build() {
+	d := a.d
+	a.el = d.el("div", "cv-app")
+	a.el.setAttr("data-instance", itoa(a.inst.ID))
+	if a.opts.Embed {
+		a.el.setClass("cv-app cv-embed")
+		if link := a.styleLink(); link != nil {
+			a.mount.AppendChild(link)
+		}
+	}
+	// Replace what the mount point showed before the simulator started.
+	if !a.opts.Embed {
+		if e, ok := a.mount.(interface{ SetTextContent(string) }); ok {
+			e.SetTextContent("")
+		}
+	}
+	a.alert = d.el("p", "cv-alert")
+	a.alert.setAttr("role", "alert")
+	a.alert.setHidden(true)
+	a.loading = d.el("p", "cv-status", "Loading the scenario…")
+	a.play = newPlayer(a)
+	a.timeline = newTimeline(a)
+	a.why = newWhy(a)
+	a.rollout = newRollout(a)
+	a.loop = newLoop(a)
+	if a.opts.Embed {
+		a.el.add(a.alert, a.loading, a.timeline.el, a.why.el, a.rollout.el, a.loop.el)
+	} else {
+		a.intro = newIntro(a)
+		a.tabs = newTabs(a)
+		main := d.el("div", "cv-main").add(a.why.el, a.rollout.el, a.tabs.el)
+		side := d.el("aside", "cv-side").add(a.intro.el, a.loop.el)
+		side.setAttr("aria-label", "Scenario and controllers")
+		a.el.add(a.alert, a.intro.bar, a.timeline.el, a.loading, d.el("div", "cv-grid").add(main, side))
+	}
+	a.mount.AppendChild(a.el.BasicHTMLElement)
+	a.keys()
+}
+
+// styleLink is the page's stylesheet for a shadow root, found next to
+// converge.js (whose script element a docs page has), or at the
+// document's base.
+func (a *app) styleLink() *dom.BasicHTMLElement {
+	href := "style.css"
+	scripts := a.d.v.Call("querySelectorAll", `script[src$="converge.js"]`)
+	if scripts.Length() > 0 {
+		href = scripts.Index(0).Get("src").String()
+		href = href[:len(href)-len("converge.js")] + "style.css"
+	}
+	link := a.d.el("link", "")
+	link.setAttr("rel", "stylesheet")
+	link.setAttr("href", href)
+	return link.BasicHTMLElement
+}
+
+// Render applies the instance's current state to the page.
+func (a *app) Render(inst *Instance) {
+	a.inst = inst
+	a.alert.setText(inst.Err)
+	a.alert.setHidden(inst.Err == "")
+	s := inst.Sim
+	a.loading.setHidden(s != nil)
+	if s == nil {
+		return
+	}
+	if s != a.sim {
+		a.sim = s
+		a.newSim()
+	}
+	a.timeline.render(a)
+	a.why.render(a)
+	a.rollout.render(a)
+	a.loop.render(a)
+	if !a.opts.Embed {
+		a.intro.render(a)
+		a.tabs.render(a)
+	}
+}
+
+// newSim resets what belongs to the previous simulation.
+func (a *app) newSim() {
+	if d := focusName(a.sim, a.focus); d != a.focus {
+		a.focus = d
+	}
+	a.play.reset()
+	if a.tabs != nil {
+		a.tabs.newSim(a)
+	}
+}
+
+// Dispose removes the page and releases every listener and the play loop.
+func (a *app) Dispose() {
+	a.play.stop()
+	a.ls.release()
+	a.el.Remove()
+}
+
+// changed re-renders after the app itself changed something that is not
+// the instance (the tab, the focus, a filter).
+func (a *app) changed() { a.Render(a.inst) }

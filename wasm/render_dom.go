@@ -1,0 +1,238 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"syscall/js"
+
+	"honnef.co/go/js/dom/v2"
+)
+
+// This file holds the few DOM helpers every part of the page uses. They
+// wrap honnef.co/go/js/dom/v2 with two habits:
+//
+//   - a node remembers what it last set (text, attributes, class), so that
+//     a render that changes nothing makes no call into JS (each costs about
+//     as much as a hundred Go function calls);
+//   - elements are wrapped directly as dom.BasicHTMLElement: dom.WrapElement
+//     looks up the constructor among dozens of classes, one JS call each,
+//     which would dominate the creation of a thousand pod tiles.
+//
+// Every string that comes from the user or the simulation goes in through
+// SetTextContent or SetAttribute, never as HTML.
+
+const svgNS = "http://www.w3.org/2000/svg"
+
+// node is one element and what was last written to it.
+type node struct {
+	*dom.BasicHTMLElement
+	text    string
+	hasText bool
+	class   string
+	attrs   map[string]string
+	hidden  bool
+	props   map[string]string
+}
+
+func wrap(v js.Value) *node {
+	return &node{BasicHTMLElement: &dom.BasicHTMLElement{BasicElement: &dom.BasicElement{BasicNode: &dom.BasicNode{Value: v}}}}
+}
+
+// doc is the document the page draws into.
+type doc struct{ v js.Value }
+
+func newDoc() doc { return doc{v: dom.GetWindow().Document().Underlying()} }
+
+// el creates an element with a class and, optionally, a text.
+func (d doc) el(tag, class string, text ...string) *node {
+	n := wrap(d.v.Call("createElement", tag))
+	n.setClass(class)
+	for _, t := range text {
+		n.setText(t)
+	}
+	return n
+}
+
+// svg creates an SVG element.
+func (d doc) svg(tag, class string) *node {
+	n := wrap(d.v.Call("createElementNS", svgNS, tag))
+	if class != "" {
+		n.setAttr("class", class)
+	}
+	return n
+}
+
+func (n *node) setText(s string) {
+	if n.hasText && n.text == s {
+		return
+	}
+	n.text, n.hasText = s, true
+	n.SetTextContent(s)
+}
+
+func (n *node) setClass(c string) {
+	if n.class == c {
+		return
+	}
+	n.class = c
+	n.Value.Set("className", c)
+}
+
+// setAttr sets an attribute; "" removes it.
+func (n *node) setAttr(k, v string) {
+	if n.attrs == nil {
+		n.attrs = map[string]string{}
+	}
+	old, ok := n.attrs[k]
+	if ok && old == v {
+		return
+	}
+	if !ok && v == "" {
+		n.attrs[k] = ""
+		return
+	}
+	n.attrs[k] = v
+	if v == "" {
+		n.RemoveAttribute(k)
+		return
+	}
+	n.SetAttribute(k, v)
+}
+
+// setBool sets or removes a boolean attribute.
+func (n *node) setBool(k string, on bool) {
+	if on {
+		n.setAttr(k, k)
+	} else {
+		n.setAttr(k, "")
+	}
+}
+
+// setHidden shows or hides the element (the hidden property).
+func (n *node) setHidden(h bool) {
+	if n.hidden == h {
+		return
+	}
+	n.hidden = h
+	n.Value.Set("hidden", h)
+}
+
+// setStyle sets one CSS property through the CSSOM (never a style
+// attribute string, which the page's CSP forbids).
+func (n *node) setStyle(prop, v string) {
+	if n.props == nil {
+		n.props = map[string]string{}
+	}
+	if old, ok := n.props[prop]; ok && old == v {
+		return
+	}
+	n.props[prop] = v
+	n.Value.Get("style").Call("setProperty", prop, v)
+}
+
+// add appends children and returns n.
+func (n *node) add(children ...*node) *node {
+	for _, c := range children {
+		n.Value.Call("appendChild", c.Value)
+	}
+	return n
+}
+
+// clear removes every child.
+func (n *node) clear() {
+	n.Value.Set("textContent", "")
+	n.text, n.hasText = "", false
+}
+
+// value is an input's, select's or textarea's value.
+func (n *node) value() string { return n.Value.Get("value").String() }
+
+func (n *node) setValue(v string) {
+	if n.value() != v {
+		n.Value.Set("value", v)
+	}
+}
+
+// keyed keeps the children of parent in step with a list of keys: a child
+// is created once for a new key, kept while its key stays and removed when
+// it goes. Children move only when the order of the keys that stay
+// changes.
+type keyed[T any] struct {
+	parent *node
+	byKey  map[string]*T
+	order  []string
+	create func(key string) *T
+	root   func(*T) *node
+}
+
+func newKeyed[T any](parent *node, create func(key string) *T, root func(*T) *node) *keyed[T] {
+	return &keyed[T]{parent: parent, byKey: map[string]*T{}, create: create, root: root}
+}
+
+// sync makes the children those of keys, in order, and calls update on
+// each (new or kept) with its position.
+func (k *keyed[T]) sync(keys []string, update func(i int, it *T)) {
+	want := make(map[string]bool, len(keys))
+	for _, key := range keys {
+		want[key] = true
+	}
+	// Remove the children whose key went, keeping the old order of the rest.
+	kept := k.order[:0]
+	for _, key := range k.order {
+		if want[key] {
+			kept = append(kept, key)
+			continue
+		}
+		if it := k.byKey[key]; it != nil {
+			k.root(it).Remove()
+		}
+		delete(k.byKey, key)
+	}
+	// The common case: the kept keys lead in the same order and new keys
+	// only follow them. Otherwise move every child into place.
+	inPlace := len(kept) <= len(keys)
+	for i := 0; inPlace && i < len(kept); i++ {
+		inPlace = kept[i] == keys[i]
+	}
+	for i, key := range keys {
+		it, ok := k.byKey[key]
+		if !ok {
+			it = k.create(key)
+			k.byKey[key] = it
+			k.parent.add(k.root(it))
+		} else if !inPlace {
+			k.parent.add(k.root(it))
+		}
+		update(i, it)
+	}
+	k.order = append(k.order[:0], keys...)
+}
+
+// reset forgets every child (after the parent was cleared).
+func (k *keyed[T]) reset() {
+	k.byKey = map[string]*T{}
+	k.order = nil
+}
+
+// listeners owns a renderer's event handlers: dispose removes each from its
+// target and releases its js.Func (dom/v2's Add/RemoveEventListener).
+type listeners struct{ subs []subscription }
+
+type subscription struct {
+	target dom.EventTarget
+	typ    string
+	fn     js.Func
+}
+
+// on adds an event listener to target.
+func (l *listeners) on(target dom.EventTarget, typ string, f func(ev dom.Event)) {
+	fn := target.AddEventListener(typ, false, f)
+	l.subs = append(l.subs, subscription{target: target, typ: typ, fn: fn})
+}
+
+func (l *listeners) release() {
+	for _, s := range l.subs {
+		s.target.RemoveEventListener(s.typ, false, s.fn)
+	}
+	l.subs = nil
+}

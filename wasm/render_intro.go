@@ -1,0 +1,136 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"strconv"
+	"syscall/js"
+
+	"honnef.co/go/js/dom/v2"
+
+	"converge/core/scenario"
+	"converge/core/view"
+)
+
+// introPart is the scenario picker (a bar above the timeline) and the
+// scenario's card: its title, its description and its checks (the expect
+// steps), which turn green or red as time passes.
+type introPart struct {
+	bar, picker, el, title, desc, checksHead, empty *node
+	checks                                          *keyed[checkRow]
+	// library is the picker's list, loaded once.
+	library []entry
+	listed  bool
+}
+
+type entry struct{ name, title, description string }
+
+type checkRow struct {
+	el, icon, at, text, got *node
+}
+
+var checkIcons = map[string]string{"passed": "✓", "failed": "✕", "pending": "○"}
+
+func newIntro(a *app) *introPart {
+	d := a.d
+	in := &introPart{bar: d.el("div", "cv-bar-top"), el: d.el("section", "cv-card cv-intro")}
+	in.picker = d.el("select", "cv-picker")
+	in.picker.setAttr("aria-label", "Built-in scenario")
+	label := d.el("label", "cv-picker-label").add(d.el("span", "", "Scenario"), in.picker)
+	in.bar.add(label)
+	in.title = d.el("h2", "cv-intro-title")
+	in.desc = d.el("p", "cv-desc")
+	in.checksHead = d.el("h3", "", "Checks")
+	in.empty = d.el("p", "cv-muted cv-small", "This scenario has no expect steps.")
+	list := d.el("ul", "cv-checks")
+	list.setAttr("aria-label", "The scenario's checks")
+	in.el.add(in.title, in.desc, in.checksHead, in.empty, list)
+	in.checks = newKeyed(list, func(string) *checkRow {
+		c := &checkRow{el: d.el("li", "cv-check"), icon: d.el("span", "cv-check-icon"), at: d.el("button", "cv-link cv-mono"),
+			text: d.el("span", "cv-mono"), got: d.el("span", "cv-got cv-muted")}
+		c.icon.setAttr("aria-hidden", "true")
+		c.at.setAttr("type", "button")
+		c.el.add(c.icon, c.at, c.text, c.got)
+		return c
+	}, func(c *checkRow) *node { return c.el })
+	a.ls.on(in.picker, "change", func(dom.Event) {
+		name := in.picker.value()
+		if name == "" {
+			return
+		}
+		if err := a.inst.LoadBuiltin(name); err == nil {
+			a.replaceURL("?scenario=" + name)
+		}
+	})
+	a.ls.on(list, "click", func(ev dom.Event) {
+		if v, err := strconv.ParseInt(ev.Target().GetAttribute("data-t"), 10, 64); err == nil {
+			a.seek(v)
+		}
+	})
+	return in
+}
+
+func (in *introPart) render(a *app) {
+	if !in.listed {
+		in.listed = true
+		for _, e := range a.inst.Scenarios() {
+			in.library = append(in.library, entry{name: e.Name, title: e.Title, description: e.Description})
+			o := a.d.el("option", "", e.Title)
+			o.setAttr("value", e.Name)
+			o.setAttr("title", e.Description)
+			in.picker.add(o)
+		}
+		custom := a.d.el("option", "", "Your own scenario (edited or shared)")
+		custom.setAttr("value", "")
+		in.picker.add(custom)
+	}
+	in.picker.setValue(a.inst.Name)
+	s := a.inst.Sim
+	intro := view.IntroOf(s)
+	in.title.setText(intro.Title)
+	in.desc.setText(intro.Description)
+	in.desc.setHidden(intro.Description == "")
+	checks := view.Checks(s)
+	in.empty.setHidden(len(checks) > 0)
+	keys := make([]string, len(checks))
+	for i, c := range checks {
+		keys[i] = c.Key
+	}
+	in.checks.sync(keys, func(i int, r *checkRow) {
+		c := checks[i]
+		r.el.setClass("cv-check cv-check-" + c.State)
+		r.icon.setText(checkIcons[c.State])
+		r.at.setText(c.At)
+		r.at.setAttr("data-t", strconv.FormatInt(c.T, 10))
+		r.at.setAttr("aria-label", "Go to "+c.At+" ("+c.State+")")
+		r.text.setText(c.Text)
+		r.got.setText(c.Got)
+		r.got.setHidden(c.Got == "" || c.State == "passed")
+	})
+}
+
+// replaceURL updates the page's address (not for an embed) without a
+// navigation, so that a reload or a copied link opens the same thing.
+func (a *app) replaceURL(search string) {
+	if a.opts.Embed {
+		return
+	}
+	js.Global().Get("history").Call("replaceState", nil, "", search)
+}
+
+// shareURL puts the current scenario (with the steps added at run time)
+// into the address as #s=SHARE.
+func (a *app) shareURL() {
+	if a.opts.Embed || a.inst.Sim == nil {
+		return
+	}
+	y, err := a.inst.Sim.Scenario().Marshal()
+	if err != nil {
+		return
+	}
+	share, err := scenario.EncodeShare(y)
+	if err != nil {
+		return
+	}
+	a.replaceURL(js.Global().Get("location").Get("pathname").String() + "#s=" + share)
+}

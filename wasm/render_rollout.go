@@ -1,0 +1,253 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"strconv"
+	"strings"
+
+	"converge/core/view"
+)
+
+// rolloutPart draws the focus Deployment's rollout: the budgets, then its
+// ReplicaSets side by side (old ones, then the new one), each with its pods
+// as tiles, and the legend of the tiles' shapes.
+type rolloutPart struct {
+	el, title, strategy, summary, empty, hidden *node
+	gauges                                      *node
+	surge, unavailable                          *gaugeView
+	cols                                        *keyed[columnView]
+	legend                                      *node
+}
+
+type columnView struct {
+	el, role, name, image, counts, tiles *node
+	pods                                 *keyed[node]
+	dense                                bool
+}
+
+type gaugeView struct {
+	el, label, flag, bar, fill, math, meaning *node
+	cells                                     *keyed[node]
+}
+
+// maxCells is the largest budget drawn as one cell per pod; beyond it the
+// gauge is a bar.
+const maxCells = 24
+
+// denseTiles is the pod count from which a column draws small tiles.
+const denseTiles = 120
+
+func newRollout(a *app) *rolloutPart {
+	d := a.d
+	r := &rolloutPart{el: d.el("section", "cv-card cv-rollout")}
+	r.el.setAttr("aria-label", "Rollout")
+	r.title = d.el("h2", "cv-rollout-title")
+	r.strategy = d.el("p", "cv-strategy cv-muted")
+	r.summary = d.el("p", "cv-summary")
+	r.empty = d.el("p", "cv-muted", "No Deployment to show.")
+	head := d.el("div", "cv-rollout-head").add(d.el("div", "").add(r.title, r.strategy), r.summary)
+	r.surge = newGauge(d, "Surge: pods above the desired count while both ReplicaSets run")
+	r.unavailable = newGauge(d, "Unavailability: desired pods that are not available")
+	r.gauges = d.el("div", "cv-gauges").add(r.surge.el, r.unavailable.el)
+	colsEl := d.el("div", "cv-columns")
+	r.hidden = d.el("p", "cv-muted cv-hidden-rs")
+	r.cols = newKeyed(colsEl, func(string) *columnView { return newColumn(d) }, func(c *columnView) *node { return c.el })
+	r.legend = d.el("ul", "cv-legend")
+	r.legend.setAttr("aria-label", "What the tiles show")
+	for _, li := range view.Legend() {
+		sw := d.el("span", "cv-tile")
+		sw.setAttr("data-shape", string(li.Shape))
+		sw.setAttr("aria-hidden", "true")
+		item := d.el("li", "").add(sw, d.el("strong", "", string(li.State)), d.el("span", "cv-muted", li.Meaning))
+		r.legend.add(item)
+	}
+	r.el.add(head, r.empty, r.gauges, colsEl, r.hidden, r.legend)
+	return r
+}
+
+func newColumn(d doc) *columnView {
+	c := &columnView{el: d.el("div", "cv-col"), role: d.el("span", "cv-role"), name: d.el("span", "cv-rs-name cv-mono"),
+		image: d.el("span", "cv-image cv-mono"), counts: d.el("p", "cv-counts"), tiles: d.el("div", "cv-tiles")}
+	c.tiles.setAttr("role", "img")
+	c.pods = newKeyed(c.tiles, func(string) *node {
+		t := d.el("span", "cv-tile")
+		return t
+	}, func(n *node) *node { return n })
+	head := d.el("div", "cv-col-head").add(c.role, c.name)
+	c.el.add(head, c.image, c.counts, c.tiles)
+	return c
+}
+
+func newGauge(d doc, aria string) *gaugeView {
+	g := &gaugeView{el: d.el("div", "cv-gauge"), label: d.el("span", "cv-gauge-label"), flag: d.el("span", "cv-flag"),
+		bar: d.el("div", "cv-bar"), fill: d.el("div", "cv-fill"), math: d.el("p", "cv-math cv-mono"), meaning: d.el("p", "cv-meaning cv-muted")}
+	g.bar.setAttr("role", "meter")
+	g.bar.setAttr("aria-label", aria)
+	g.bar.setAttr("aria-valuemin", "0")
+	g.bar.add(g.fill)
+	g.cells = newKeyed(g.bar, func(string) *node { return d.el("span", "cv-cell") }, func(n *node) *node { return n })
+	g.el.add(d.el("div", "cv-gauge-head").add(g.label, g.flag), g.bar, g.math, g.meaning)
+	return g
+}
+
+func (r *rolloutPart) render(a *app) {
+	ro := view.RolloutOf(a.inst.Sim, a.focus)
+	r.empty.setHidden(ro != nil)
+	r.gauges.setHidden(ro == nil || ro.Surge == nil)
+	r.legend.setHidden(ro == nil)
+	if ro == nil {
+		r.title.setText("Rollout")
+		r.strategy.setText("")
+		r.summary.setText("")
+		r.hidden.setHidden(true)
+		r.cols.sync(nil, func(int, *columnView) {})
+		return
+	}
+	title := "deployment/" + ro.Deployment
+	if ro.Revision != "" {
+		title += " · revision " + ro.Revision
+	}
+	if ro.Paused {
+		title += " · paused"
+	}
+	r.title.setText(title)
+	r.strategy.setText(ro.Strategy)
+	r.summary.setText(ro.Summary)
+	if ro.Surge != nil {
+		r.surge.render(ro.Surge)
+		r.unavailable.render(ro.Unavailable)
+	}
+	cols := append([]view.Column(nil), ro.Columns...)
+	if ro.Strays != nil {
+		cols = append(cols, *ro.Strays)
+	}
+	keys := make([]string, len(cols))
+	for i, c := range cols {
+		keys[i] = c.Key
+	}
+	r.cols.sync(keys, func(i int, c *columnView) { c.render(&cols[i]) })
+	r.hidden.setHidden(ro.Hidden == 0)
+	if ro.Hidden > 0 {
+		r.hidden.setText(pluralize(ro.Hidden, "older ReplicaSet") + " at 0 replicas, not drawn (see Revisions).")
+	}
+}
+
+func (c *columnView) render(col *view.Column) {
+	c.el.setClass("cv-col cv-col-" + col.Role)
+	switch col.Role {
+	case "new":
+		c.role.setText("new · revision " + strconv.FormatInt(col.Revision, 10))
+	case "old":
+		c.role.setText("old · revision " + strconv.FormatInt(col.Revision, 10))
+	default:
+		c.role.setText("no controller")
+	}
+	c.name.setText(col.Name)
+	c.image.setText(col.Image)
+	c.image.setHidden(col.Image == "")
+	c.counts.setText(col.Counts)
+	dense := len(col.Tiles) >= denseTiles
+	if dense != c.dense {
+		c.dense = dense
+		if dense {
+			c.tiles.setClass("cv-tiles cv-dense")
+		} else {
+			c.tiles.setClass("cv-tiles")
+		}
+	}
+	c.tiles.setAttr("aria-label", tileSummary(col.Tiles))
+	keys := make([]string, len(col.Tiles))
+	for i, t := range col.Tiles {
+		keys[i] = t.Key
+	}
+	c.pods.sync(keys, func(i int, n *node) {
+		t := &col.Tiles[i]
+		n.setAttr("data-shape", string(t.Shape))
+		n.setAttr("title", t.Title)
+	})
+}
+
+// tileSummary is the tiles' accessible text: "5 pods: 3 Available, 2 ContainerCreating".
+func tileSummary(ts []view.Tile) string {
+	if len(ts) == 0 {
+		return "no pods"
+	}
+	counts := map[view.State]int{}
+	for _, t := range ts {
+		counts[t.State]++
+	}
+	var parts []string
+	for _, li := range view.Legend() {
+		if n := counts[li.State]; n > 0 {
+			parts = append(parts, strconv.Itoa(n)+" "+string(li.State))
+		}
+	}
+	if n := counts[view.StateFailed]; n > 0 {
+		parts = append(parts, strconv.Itoa(n)+" Failed")
+	}
+	return pluralize(len(ts), "pod") + ": " + strings.Join(parts, ", ")
+}
+
+func (g *gaugeView) render(v *view.Gauge) {
+	cls := "cv-gauge"
+	if v.Full {
+		cls += " cv-full"
+	}
+	if v.Blocking {
+		cls += " cv-blocking"
+	}
+	g.el.setClass(cls)
+	g.label.setText(v.Text)
+	g.flag.setText("blocking the next step")
+	g.flag.setHidden(!v.Blocking)
+	g.math.setText(v.Math)
+	g.meaning.setText("used: " + v.Meaning)
+	g.el.setAttr("title", v.Math+"\nused: "+v.Meaning)
+	g.bar.setAttr("aria-valuemax", strconv.Itoa(int(v.Max)))
+	g.bar.setAttr("aria-valuenow", strconv.Itoa(int(v.Used)))
+	g.bar.setAttr("aria-valuetext", v.Text)
+	n := int(max(v.Max, v.Used))
+	if n <= maxCells {
+		g.bar.setClass("cv-bar cv-cells")
+		g.fill.setHidden(true)
+		keys := make([]string, max(n, 1))
+		for i := range keys {
+			keys[i] = strconv.Itoa(i)
+		}
+		g.cells.sync(keys, func(i int, c *node) {
+			switch {
+			case n == 0:
+				c.setClass("cv-cell cv-none")
+				c.setText("none allowed")
+			case i >= int(v.Max):
+				c.setClass("cv-cell cv-over")
+			case i < int(v.Used):
+				c.setClass("cv-cell cv-used")
+			default:
+				c.setClass("cv-cell")
+			}
+			if n > 0 {
+				c.setText("")
+			}
+		})
+		return
+	}
+	g.cells.sync(nil, func(int, *node) {})
+	g.bar.setClass("cv-bar")
+	g.fill.setHidden(false)
+	pct := 100
+	if v.Max > 0 {
+		pct = int(min(int64(v.Used)*100/int64(v.Max), 100))
+	}
+	g.fill.setStyle("width", strconv.Itoa(pct)+"%")
+}
+
+func pluralize(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

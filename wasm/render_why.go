@@ -1,0 +1,91 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"honnef.co/go/js/dom/v2"
+
+	"converge/core/sim"
+	"converge/core/view"
+)
+
+// whyPart is the first thing on the page: per Deployment, one sentence
+// saying what the rollout waits for and which bound blocks it.
+type whyPart struct {
+	el, title, empty *node
+	lines            *keyed[whyLine]
+}
+
+type whyLine struct {
+	el, badge, name, headline, pods, acted, detail *node
+}
+
+var kindLabels = map[string]string{
+	"acting": "Acting", "waiting": "Waiting", "blocked": "Blocked", "paused": "Paused", "stuck": "Stuck",
+	"in-sync": "In sync", "error": "Failing",
+}
+
+func newWhy(a *app) *whyPart {
+	d := a.d
+	w := &whyPart{el: d.el("section", "cv-card cv-why")}
+	w.el.setAttr("aria-labelledby", "cv-why-title-"+itoa(a.inst.ID))
+	w.title = d.el("h2", "cv-why-title", "Why is it waiting?")
+	w.title.SetID("cv-why-title-" + itoa(a.inst.ID))
+	w.empty = d.el("p", "cv-muted", "No Deployment yet: create one in the console or the editor.")
+	list := d.el("div", "cv-why-lines")
+	list.setAttr("aria-live", "polite")
+	w.el.add(w.title, w.empty, list)
+	w.lines = newKeyed(list, func(key string) *whyLine {
+		l := &whyLine{el: d.el("div", "cv-why-line"), badge: d.el("span", "cv-badge"), name: d.el("button", "cv-link cv-why-name"),
+			headline: d.el("p", "cv-headline"), pods: d.el("p", "cv-why-pods"), acted: d.el("p", "cv-why-acted"),
+			detail: d.el("p", "cv-why-detail cv-mono")}
+		l.name.setAttr("type", "button")
+		l.name.setText("deployment/" + key)
+		l.name.setAttr("title", "Show deployment/"+key+" in the rollout, charts and revisions")
+		a.ls.on(l.name, "click", func(dom.Event) {
+			a.focus = key
+			a.changed()
+		})
+		l.el.add(d.el("div", "cv-why-head").add(l.badge, l.name), l.headline, l.pods, l.acted, l.detail)
+		return l
+	}, func(l *whyLine) *node { return l.el })
+	return w
+}
+
+func (w *whyPart) render(a *app) {
+	lines := view.Why(a.inst.Sim)
+	w.empty.setHidden(len(lines) > 0)
+	keys := make([]string, len(lines))
+	for i, l := range lines {
+		keys[i] = l.Key
+	}
+	focus := focusName(a.inst.Sim, a.focus)
+	w.lines.sync(keys, func(i int, l *whyLine) {
+		v := lines[i]
+		cls := "cv-why-line cv-kind-" + v.Kind
+		if v.Key == focus && len(lines) > 1 {
+			cls += " cv-focus"
+		}
+		l.el.setClass(cls)
+		l.badge.setClass("cv-badge cv-badge-" + v.Kind)
+		l.badge.setText(kindLabels[v.Kind])
+		l.headline.setText(v.Headline)
+		l.pods.setText(v.Pods)
+		l.pods.setHidden(v.Pods == "")
+		l.acted.setText(v.Acted)
+		l.acted.setHidden(v.Acted == "")
+		l.detail.setText(v.Detail)
+		l.detail.setHidden(v.Detail == "")
+	})
+}
+
+// focusName is the name of the Deployment in focus, or "".
+func focusName(s *sim.Sim, name string) string {
+	if s == nil {
+		return name
+	}
+	if d := view.Focus(s, name); d != nil {
+		return d.Name
+	}
+	return ""
+}

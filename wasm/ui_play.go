@@ -1,0 +1,124 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"time"
+
+	"honnef.co/go/js/dom/v2"
+)
+
+// speeds are the play speeds: simulated seconds per real second.
+var speeds = []int{1, 2, 4, 8, 16, 32, 64}
+
+// player drives play from requestAnimationFrame: each frame it adds the
+// real time since the last frame, times the speed, and steps the whole
+// simulated seconds that have accumulated in one batch (Step(n)), so that
+// a frame costs one step and one render however fast it plays.
+type player struct {
+	a       *app
+	playing bool
+	speed   int
+	// acc is the simulated time owed, in real-time units times speed.
+	acc time.Duration
+	// last is the previous frame's timestamp; 0 before the first.
+	last time.Duration
+	// frame is the pending requestAnimationFrame id, 0 when none.
+	frame int
+	// frames counts the frames that stepped (for tests and the probe).
+	frames int
+}
+
+func newPlayer(a *app) *player { return &player{a: a, speed: 4} }
+
+// maxBatch bounds the seconds one frame steps (after the tab was hidden,
+// say, the owed time is dropped rather than replayed in one frame).
+const maxBatch = 64
+
+func (p *player) toggle() {
+	if p.playing {
+		p.pause()
+	} else {
+		p.start()
+	}
+}
+
+func (p *player) start() {
+	s := p.a.inst.Sim
+	if s == nil {
+		return
+	}
+	if s.T() >= int64(s.Duration().Seconds()) {
+		// At the end: play from the start again.
+		p.a.inst.SeekTo(0)
+	}
+	p.playing = true
+	p.last = 0
+	p.acc = 0
+	p.request()
+	p.a.timeline.render(p.a)
+}
+
+func (p *player) pause() {
+	p.playing = false
+	p.stop()
+	if p.a.inst.Sim != nil {
+		p.a.timeline.render(p.a)
+	}
+}
+
+// reset stops play after a load.
+func (p *player) reset() {
+	p.playing = false
+	p.stop()
+}
+
+func (p *player) stop() {
+	if p.frame != 0 {
+		dom.GetWindow().CancelAnimationFrame(p.frame)
+		p.frame = 0
+	}
+}
+
+func (p *player) request() {
+	if p.frame == 0 {
+		p.frame = dom.GetWindow().RequestAnimationFrame(p.tick)
+	}
+}
+
+func (p *player) setSpeed(v int) {
+	for _, s := range speeds {
+		if s == v {
+			p.speed = v
+		}
+	}
+}
+
+// tick is one animation frame.
+func (p *player) tick(now time.Duration) {
+	p.frame = 0
+	if !p.playing || p.a.inst.Sim == nil {
+		return
+	}
+	if p.last != 0 {
+		p.acc += (now - p.last) * time.Duration(p.speed)
+	}
+	p.last = now
+	n := int(p.acc / time.Second)
+	if n > 0 {
+		p.acc -= time.Duration(n) * time.Second
+		s := p.a.inst.Sim
+		end := int64(s.Duration().Seconds())
+		left := int(end - s.T())
+		n = min(n, maxBatch, max(left, 0))
+		if n > 0 {
+			p.frames++
+			p.a.inst.Step(n)
+		}
+		if p.a.inst.Sim.T() >= end {
+			p.pause()
+			return
+		}
+	}
+	p.request()
+}

@@ -1,0 +1,132 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"strconv"
+
+	"honnef.co/go/js/dom/v2"
+
+	"converge/core/view"
+)
+
+// timelinePart is the time controls: play/pause, step back and forward,
+// the speed, the current second and the scrubber with its markers.
+type timelinePart struct {
+	el, playBtn, backBtn, stepBtn, speed, now, clock, scrub, marks *node
+	markers                                                        *keyed[node]
+}
+
+func newTimeline(a *app) *timelinePart {
+	d := a.d
+	t := &timelinePart{el: d.el("section", "cv-timeline")}
+	t.el.setAttr("aria-label", "Time")
+	t.playBtn = button(d, "cv-btn cv-play", "Play", "Play (space)")
+	t.backBtn = button(d, "cv-btn", "◀ 1s", "Step back one second (←)")
+	t.stepBtn = button(d, "cv-btn", "1s ▶", "Step one second (→)")
+	t.speed = d.el("select", "cv-speed")
+	t.speed.setAttr("aria-label", "Speed")
+	for _, s := range speeds {
+		o := d.el("option", "", strconv.Itoa(s)+"×")
+		o.setAttr("value", strconv.Itoa(s))
+		t.speed.add(o)
+	}
+	t.speed.setValue(strconv.Itoa(a.play.speed))
+	t.now = d.el("output", "cv-now")
+	t.now.setAttr("aria-live", "off")
+	t.clock = d.el("span", "cv-clock")
+	t.scrub = d.el("input", "cv-scrub")
+	t.scrub.setAttr("type", "range")
+	t.scrub.setAttr("min", "0")
+	t.scrub.setAttr("step", "1")
+	t.scrub.setAttr("aria-label", "Time (seconds); drag to seek")
+	t.marks = d.el("div", "cv-marks")
+	t.marks.setAttr("aria-hidden", "true")
+	track := d.el("div", "cv-track").add(t.marks, t.scrub)
+	t.markers = newKeyed(t.marks, func(string) *node { return d.el("span", "cv-mark") }, func(n *node) *node { return n })
+	clock := d.el("div", "cv-time").add(t.now, t.clock)
+	t.el.add(d.el("div", "cv-controls").add(t.playBtn, t.backBtn, t.stepBtn, t.speed), clock, track)
+
+	a.ls.on(t.playBtn, "click", func(dom.Event) { a.play.toggle() })
+	a.ls.on(t.stepBtn, "click", func(dom.Event) { a.stepBy(1) })
+	a.ls.on(t.backBtn, "click", func(dom.Event) { a.stepBy(-1) })
+	a.ls.on(t.speed, "change", func(dom.Event) {
+		v, _ := strconv.Atoi(t.speed.value())
+		a.play.setSpeed(v)
+	})
+	a.ls.on(t.scrub, "input", func(dom.Event) {
+		v, err := strconv.ParseInt(t.scrub.value(), 10, 64)
+		if err == nil {
+			a.seek(v)
+		}
+	})
+	a.ls.on(t.marks, "click", func(ev dom.Event) {
+		if v, err := strconv.ParseInt(ev.Target().GetAttribute("data-t"), 10, 64); err == nil {
+			a.seek(v)
+		}
+	})
+	return t
+}
+
+// button makes a button with a label and an accessible name.
+func button(d doc, class, label, aria string) *node {
+	b := d.el("button", class, label)
+	b.setAttr("type", "button")
+	if aria != "" {
+		b.setAttr("aria-label", aria)
+		b.setAttr("title", aria)
+	}
+	return b
+}
+
+func (t *timelinePart) render(a *app) {
+	tl := view.TimelineOf(a.inst.Sim)
+	if a.play.playing {
+		t.playBtn.setText("Pause")
+		t.playBtn.setAttr("aria-label", "Pause (space)")
+	} else {
+		t.playBtn.setText("Play")
+		t.playBtn.setAttr("aria-label", "Play (space)")
+	}
+	t.playBtn.setAttr("aria-pressed", strconv.FormatBool(a.play.playing))
+	t.backBtn.setBool("disabled", tl.T == 0)
+	t.now.setText("t = " + tl.Now + " of " + tl.SpanText)
+	t.clock.setText(tl.Clock + " UTC")
+	t.scrub.setAttr("max", strconv.FormatInt(tl.Span, 10))
+	t.scrub.setValue(strconv.FormatInt(tl.T, 10))
+	t.scrub.setAttr("aria-valuetext", tl.Now)
+	keys := make([]string, len(tl.Markers))
+	for i, m := range tl.Markers {
+		keys[i] = m.Key
+	}
+	t.markers.sync(keys, func(i int, n *node) {
+		m := tl.Markers[i]
+		n.setClass("cv-mark cv-mark-" + m.Kind)
+		n.setStyle("left", m.Left+"%")
+		n.setAttr("title", m.Label)
+		n.setAttr("data-t", strconv.FormatInt(m.T, 10))
+	})
+}
+
+// stepBy moves by n seconds: forward by stepping, back by seeking.
+func (a *app) stepBy(n int64) {
+	s := a.inst.Sim
+	if s == nil {
+		return
+	}
+	a.play.pause()
+	if n > 0 {
+		a.inst.Step(int(n))
+	} else {
+		a.inst.SeekTo(s.T() + n)
+	}
+}
+
+// seek moves to second t and pauses.
+func (a *app) seek(t int64) {
+	if a.inst.Sim == nil {
+		return
+	}
+	a.play.pause()
+	a.inst.SeekTo(t)
+}
