@@ -20,9 +20,9 @@ import (
 type consolePanel struct {
 	el, log, input, hint, empty *node
 	suggestions                 *keyed[node]
-	entries              []consoleEntry
-	items                *keyed[consoleItem]
-	history              []string
+	entries                     []consoleEntry
+	items                       *keyed[consoleItem]
+	history                     []string
 	// pos is the history position while browsing with the arrows
 	// (len(history) when not browsing); draft the line typed before.
 	pos   int
