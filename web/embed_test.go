@@ -3,6 +3,7 @@ package web
 import (
 	"io/fs"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -28,7 +29,15 @@ func TestPagesReferToEmbeddedFiles(t *testing.T) {
 			refs := ref.FindAllStringSubmatch(string(data), -1)
 			require.NotEmpty(t, refs)
 			for _, m := range refs {
-				_, err := fs.Stat(FS, m[1])
+				target := m[1]
+				switch {
+				case target == "./" || target == "." || target == "/":
+					target = "index.html" // the server's root
+				case strings.Contains(target, "://") || strings.HasPrefix(target, "#") || strings.HasPrefix(target, "mailto:"):
+					continue
+				}
+				target, _, _ = strings.Cut(strings.TrimPrefix(target, "./"), "?")
+				_, err := fs.Stat(FS, target)
 				assert.NoError(t, err, "%s refers to %s", page, m[1])
 			}
 		})
