@@ -9,6 +9,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -332,6 +336,38 @@ func TestBrowserEmbedDemo(t *testing.T) {
 	assert.Equal(t, "rolling-update", got.CorruptName, "a corrupt share falls back to the default")
 	assert.Equal(t, 1, got.CorruptChildren, "the message is visible in the element")
 	t.Logf("renderer present: %v; screenshot: %s", got.Drawn, p.screenshot(t, "embed-demo"))
+	p.assertNoConsoleErrors(t)
+}
+
+// A docs page elsewhere on another site loads converge.js from another
+// path: the module finds the wasm next to itself, not next to the page.
+func TestBrowserEmbedFromAnotherPath(t *testing.T) {
+	srv := startServe(t)
+	upstream, err := url.Parse(srv.URL)
+	require.NoError(t, err)
+	mux := http.NewServeMux()
+	mux.Handle("/assets/converge/", http.StripPrefix("/assets/converge", httputil.NewSingleHostReverseProxy(upstream)))
+	mux.HandleFunc("/docs/guide/rollouts.html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, `<!doctype html><html><head><meta charset="utf-8"><title>docs</title><link rel="icon" href="data:,">
+<script type="module" src="../../assets/converge/converge.js"></script></head>
+<body><h1>Rollouts</h1><converge-sim id="demo" scenario="basic-loop" t="12"></converge-sim></body></html>`)
+	})
+	docs := httptest.NewServer(mux)
+	t.Cleanup(docs.Close)
+
+	p := openPage(t, docs.URL+"/docs/guide/rollouts.html")
+	p.waitReady(t)
+	got := evalJS[struct {
+		Opened map[string]any `json:"opened"`
+		Time   int64          `json:"time"`
+	}](t, p, `(async () => {
+		const el = document.getElementById("demo");
+		const opened = await el.opened;
+		return {opened, time: el.simulation.time()};
+	})()`)
+	assert.Equal(t, true, got.Opened["ok"], "%v", got.Opened)
+	assert.Equal(t, int64(12), got.Time)
 	p.assertNoConsoleErrors(t)
 }
 
