@@ -44,8 +44,6 @@ type Sim struct {
 	state *state
 	// checkpoints, sorted by t; checkpoints[0] is always t=0.
 	checkpoints []*state
-	// expects holds the latest outcome of each expect step, by step index.
-	expects map[int]StepResult
 	// samples holds the summary of each second computed so far.
 	samples []Sample
 }
@@ -64,12 +62,18 @@ type state struct {
 	next int
 	// tick holds the outputs of tick t.
 	tick Tick
+	// expects holds the outcome of each expect step run so far, by step index.
+	expects map[int]StepResult
 }
 
 func (st *state) clone() *state {
 	c := st.clock.Clone()
 	out := &state{t: st.t, clock: c, store: st.store.Clone(c), next: st.next, tick: st.tick,
-		prevEndpoints: st.prevEndpoints, kubelet: st.kubelet.Clone().(*kubelet.Controller)}
+		prevEndpoints: st.prevEndpoints, kubelet: st.kubelet.Clone().(*kubelet.Controller),
+		expects: make(map[int]StepResult, len(st.expects))}
+	for k, v := range st.expects {
+		out.expects[k] = v
+	}
 	out.plane = make([]controller.Controller, len(st.plane))
 	for i, p := range st.plane {
 		out.plane[i] = p.Clone()
@@ -104,7 +108,7 @@ func New(scn *scenario.Scenario, opts Options) (*Sim, error) {
 	if opts.CheckpointEvery == 0 {
 		opts.CheckpointEvery = DefaultCheckpointEvery
 	}
-	s := &Sim{scn: scn, opts: opts, expects: map[int]StepResult{}}
+	s := &Sim{scn: scn, opts: opts}
 	st, err := s.initial()
 	if err != nil {
 		return nil, err
@@ -118,7 +122,8 @@ func (s *Sim) initial() (*state, error) {
 	scn := s.scn
 	c := clock.New(api.Epoch)
 	tol := int64(scn.Cluster.Timings.PodEvictionTimeout / time.Second)
-	st := &state{clock: c, store: store.New(store.Options{Clock: c, Seed: scn.Seed, DefaultTolerationSeconds: tol})}
+	st := &state{clock: c, store: store.New(store.Options{Clock: c, Seed: scn.Seed, DefaultTolerationSeconds: tol}),
+		expects: map[int]StepResult{}}
 	images := map[string]kubelet.Image{}
 	for _, name := range scn.Cluster.ImageNames() {
 		im := scn.Cluster.Images[name]
@@ -240,30 +245,22 @@ func (s *Sim) checkpoint() {
 	}
 }
 
-// SeekTo moves the simulation to second t (clamped at 0): forward by
-// stepping, backward by restoring the nearest checkpoint and replaying.
+// SeekTo moves the simulation to second t (clamped at 0). It restores the
+// nearest checkpoint at or before t when that is closer than the current
+// second (always, going backwards) and replays from there.
 func (s *Sim) SeekTo(t int64) {
 	if t < 0 {
 		t = 0
 	}
-	if t < s.state.t {
-		i := sort.Search(len(s.checkpoints), func(i int) bool { return s.checkpoints[i].t > t }) - 1
-		if i < 0 {
-			i = 0
-		}
-		s.state = s.checkpoints[i].clone()
-		s.forgetExpectsAfter(s.state.t)
+	i := sort.Search(len(s.checkpoints), func(i int) bool { return s.checkpoints[i].t > t }) - 1
+	if i < 0 {
+		i = 0
+	}
+	if cp := s.checkpoints[i]; t < s.state.t || cp.t > s.state.t {
+		s.state = cp.clone()
 	}
 	for s.state.t < t {
 		s.advance()
-	}
-}
-
-func (s *Sim) forgetExpectsAfter(t int64) {
-	for i, r := range s.expects {
-		if s.scn.Steps[i].At > time.Duration(t)*time.Second {
-			delete(s.expects, r.Index)
-		}
 	}
 }
 

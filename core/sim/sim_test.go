@@ -286,3 +286,19 @@ func TestGoldenTraces(t *testing.T) {
 		})
 	}
 }
+
+func TestExpectationsFollowTheCurrentSecond(t *testing.T) {
+	t.Parallel()
+	s, err := New(load(t, scenarios.FS, "basic-loop.yaml"), Options{CheckpointEvery: 5})
+	require.NoError(t, err)
+	s.SeekTo(75)
+	all := len(s.Expectations())
+	require.Equal(t, 6, all)
+	s.SeekTo(16)
+	assert.Len(t, s.Expectations(), 1, "only the expect at 15s has run by 16s")
+	s.SeekTo(70)
+	assert.Len(t, s.Expectations(), 5, "a forward jump through a checkpoint keeps what ran before it")
+	for _, r := range s.Expectations() {
+		assert.True(t, r.OK, r.Action)
+	}
+}

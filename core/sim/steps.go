@@ -23,7 +23,7 @@ func (s *Sim) runSteps(st *state, ctx *controller.Context) []StepResult {
 		r := s.runStep(st, ctx, i)
 		out = append(out, r)
 		if r.Expect {
-			s.expects[i] = r
+			st.expects[i] = r
 		}
 	}
 	return out
@@ -215,7 +215,7 @@ func (s *Sim) invalidateAfter(t int64) {
 func (s *Sim) Expectations() []StepResult {
 	var out []StepResult
 	for i := range s.scn.Steps {
-		if r, ok := s.expects[i]; ok {
+		if r, ok := s.state.expects[i]; ok {
 			out = append(out, r)
 		}
 	}
