@@ -3,6 +3,7 @@ package kubelet
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"time"
 
 	"converge/core/api"
@@ -101,22 +102,14 @@ func (k *Controller) Name() string { return Component }
 // Clone implements controller.Controller: a deep copy of the runtime state.
 func (k *Controller) Clone() controller.Controller {
 	out := &Controller{images: k.images, nodes: make(map[string]*nodeState, len(k.nodes)),
-		pods: make(map[string]*podState, len(k.pods)), byName: make(map[string]string, len(k.byName)), seq: k.seq, epoch: k.epoch}
+		pods: make(map[string]*podState, len(k.pods)), byName: maps.Clone(k.byName), seq: k.seq, epoch: k.epoch}
 	for name, n := range k.nodes {
 		out.nodes[name] = n.clone()
 	}
 	for uid, p := range k.pods {
 		out.pods[uid] = p.clone(out.nodes)
 	}
-	for key, uid := range k.byName {
-		out.byName[key] = uid
-	}
-	if k.infos != nil {
-		out.infos = make(map[string]*imageInfo, len(k.infos))
-		for key, in := range k.infos {
-			out.infos[key] = in
-		}
-	}
+	out.infos = maps.Clone(k.infos)
 	for _, p := range k.order {
 		if q := out.pods[p.uid]; q != nil && !p.gone {
 			out.order = append(out.order, q)

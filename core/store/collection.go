@@ -1,6 +1,10 @@
 package store
 
-import "converge/core/api"
+import (
+	"maps"
+
+	"converge/core/api"
+)
 
 // collection holds the objects of one kind in creation order. Objects are
 // immutable once stored: an update swaps the pointer in place, a delete
@@ -68,10 +72,7 @@ func (c *collection) compact() {
 func (c *collection) len() int { return len(c.index) }
 
 func (c *collection) clone() *collection {
-	out := &collection{index: make(map[string]int, len(c.index)), items: make([]api.Object, len(c.items), cap(c.items)), holes: c.holes}
-	for k, v := range c.index {
-		out.index[k] = v
-	}
+	out := &collection{index: maps.Clone(c.index), items: make([]api.Object, len(c.items), cap(c.items)), holes: c.holes}
 	copy(out.items, c.items)
 	return out
 }

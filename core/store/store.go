@@ -15,6 +15,7 @@ package store
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"reflect"
 	"strconv"
@@ -86,16 +87,13 @@ func New(o Options) *Store {
 // Clone returns an independent store with the same contents, sharing the
 // (immutable) objects. The clone uses the given clock.
 func (s *Store) Clone(c *clock.Clock) *Store {
-	out := &Store{clock: c, rv: s.rv, uids: s.uids, kinds: map[string]*collection{}, uidIx: make(map[string]string, len(s.uidIx)),
+	out := &Store{clock: c, rv: s.rv, uids: s.uids, kinds: map[string]*collection{}, uidIx: maps.Clone(s.uidIx),
 		pods: s.pods, evSeq: s.evSeq, tolerationSeconds: s.tolerationSeconds, writes: s.writes, serviceIPs: s.serviceIPs}
 	pcg := *s.pcg
 	out.pcg = &pcg
 	out.rng = rand.New(out.pcg)
 	for k, c := range s.kinds {
 		out.kinds[k] = c.clone()
-	}
-	for k, v := range s.uidIx {
-		out.uidIx[k] = v
 	}
 	return out
 }
