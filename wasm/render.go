@@ -6,6 +6,7 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"converge/core/sim"
+	"converge/core/view"
 )
 
 func init() { NewRenderer = newApp }
@@ -29,15 +30,16 @@ type app struct {
 	// selectors are about ("" for the first by name).
 	focus string
 
-	alert    *node
-	loading  *node
-	intro    *introPart
-	timeline *timelinePart
-	why      *whyPart
-	rollout  *rolloutPart
-	loop     *loopPart
-	tabs     *tabsPart
-	play     *player
+	alert      *node
+	loading    *node
+	embedTitle *node
+	intro      *introPart
+	timeline   *timelinePart
+	why        *whyPart
+	rollout    *rolloutPart
+	loop       *loopPart
+	tabs       *tabsPart
+	play       *player
 }
 
 // panel is one tab of the page.
@@ -61,18 +63,8 @@ func (a *app) build() {
 	d := a.d
 	a.el = d.el("div", "cv-app")
 	a.el.setAttr("data-instance", itoa(a.inst.ID))
-	if a.opts.Embed {
-		a.el.setClass("cv-app cv-embed")
-		if link := a.styleLink(); link != nil {
-			a.mount.AppendChild(link)
-		}
-	}
 	// Replace what the mount point showed before the simulator started.
-	if !a.opts.Embed {
-		if e, ok := a.mount.(interface{ SetTextContent(string) }); ok {
-			e.SetTextContent("")
-		}
-	}
+	a.mount.SetTextContent("")
 	a.alert = d.el("p", "cv-alert")
 	a.alert.setAttr("role", "alert")
 	a.alert.setHidden(true)
@@ -83,7 +75,8 @@ func (a *app) build() {
 	a.rollout = newRollout(a)
 	a.loop = newLoop(a)
 	if a.opts.Embed {
-		a.el.add(a.alert, a.loading, a.timeline.el, a.why.el, a.rollout.el, a.loop.el)
+		a.embedTitle = d.el("p", "cv-embed-title")
+		a.el.add(a.embedTitle, a.alert, a.loading, a.timeline.el, a.why.el, a.rollout.el, a.loop.el)
 	} else {
 		a.intro = newIntro(a)
 		a.tabs = newTabs(a)
@@ -91,6 +84,10 @@ func (a *app) build() {
 		side := d.el("aside", "cv-side").add(a.intro.el, a.loop.el)
 		side.setAttr("aria-label", "Scenario and controllers")
 		a.el.add(a.alert, a.intro.bar, a.timeline.el, a.loading, d.el("div", "cv-grid").add(main, side))
+	}
+	if a.opts.Embed {
+		a.el.setClass("cv-app cv-embed")
+		a.mount.AppendChild(a.styleLink())
 	}
 	a.mount.AppendChild(a.el.BasicHTMLElement)
 	a.keys()
@@ -126,13 +123,21 @@ func (a *app) Render(inst *Instance) {
 		a.sim = s
 		a.newSim()
 	}
-	a.timeline.render(a)
-	a.why.render(a)
-	a.rollout.render(a)
-	a.loop.render(a)
+	prof := profiling()
+	prof.part("render", func() { a.renderParts(prof) })
+}
+
+// renderParts draws every part on screen.
+func (a *app) renderParts(prof profiler) {
+	prof.part("timeline", func() { a.timeline.render(a) })
+	prof.part("why", func() { a.why.render(a) })
+	prof.part("rollout", func() { a.rollout.render(a) })
+	prof.part("loop", func() { a.loop.render(a) })
 	if !a.opts.Embed {
-		a.intro.render(a)
-		a.tabs.render(a)
+		prof.part("intro", func() { a.intro.render(a) })
+		prof.part("tab", func() { a.tabs.render(a) })
+	} else {
+		a.embedTitle.setText(view.IntroOf(a.inst.Sim).Title)
 	}
 }
 

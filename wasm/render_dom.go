@@ -3,6 +3,7 @@
 package main
 
 import (
+	"strings"
 	"syscall/js"
 
 	"honnef.co/go/js/dom/v2"
@@ -170,8 +171,16 @@ func newKeyed[T any](parent *node, create func(key string) *T, root func(*T) *no
 }
 
 // sync makes the children those of keys, in order, and calls update on
-// each (new or kept) with its position.
+// each (new or kept) with its position. New children are added in one
+// append call; a render where the keys did not change touches no child
+// that update does not change.
 func (k *keyed[T]) sync(keys []string, update func(i int, it *T)) {
+	if equalKeys(k.order, keys) {
+		for i, key := range keys {
+			update(i, k.byKey[key])
+		}
+		return
+	}
 	want := make(map[string]bool, len(keys))
 	for _, key := range keys {
 		want[key] = true
@@ -189,23 +198,39 @@ func (k *keyed[T]) sync(keys []string, update func(i int, it *T)) {
 		delete(k.byKey, key)
 	}
 	// The common case: the kept keys lead in the same order and new keys
-	// only follow them. Otherwise move every child into place.
+	// only follow them. Otherwise every child is appended again, in order.
 	inPlace := len(kept) <= len(keys)
 	for i := 0; inPlace && i < len(kept); i++ {
 		inPlace = kept[i] == keys[i]
 	}
+	var add []any
 	for i, key := range keys {
 		it, ok := k.byKey[key]
 		if !ok {
 			it = k.create(key)
 			k.byKey[key] = it
-			k.parent.add(k.root(it))
+			add = append(add, k.root(it).Value)
 		} else if !inPlace {
-			k.parent.add(k.root(it))
+			add = append(add, k.root(it).Value)
 		}
 		update(i, it)
 	}
+	if len(add) > 0 {
+		k.parent.Value.Call("append", add...)
+	}
 	k.order = append(k.order[:0], keys...)
+}
+
+func equalKeys(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // reset forgets every child (after the parent was cleared).
@@ -236,3 +261,11 @@ func (l *listeners) release() {
 	}
 	l.subs = nil
 }
+
+// breakable lets a long identifier wrap after its separators (":", "/",
+// ",", "=") rather than anywhere: it adds a zero-width space after each.
+func breakable(s string) string {
+	return breaker.Replace(s)
+}
+
+var breaker = strings.NewReplacer(":", ":\u200b", "/", "/\u200b", ",", ",\u200b")

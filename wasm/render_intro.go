@@ -16,8 +16,10 @@ import (
 // scenario's card: its title, its description and its checks (the expect
 // steps), which turn green or red as time passes.
 type introPart struct {
-	bar, picker, el, title, desc, checksHead, empty *node
-	checks                                          *keyed[checkRow]
+	bar, picker, el, title, desc, more, checksHead, empty *node
+	// expanded shows the whole description.
+	expanded bool
+	checks   *keyed[checkRow]
 	// library is the picker's list, loaded once.
 	library []entry
 	listed  bool
@@ -39,12 +41,20 @@ func newIntro(a *app) *introPart {
 	label := d.el("label", "cv-picker-label").add(d.el("span", "", "Scenario"), in.picker)
 	in.bar.add(label)
 	in.title = d.el("h2", "cv-intro-title")
-	in.desc = d.el("p", "cv-desc")
+	in.desc = d.el("p", "cv-desc cv-clamp")
+	in.more = button(d, "cv-link cv-more-btn", "Read more", "")
+	in.more.setAttr("aria-expanded", "false")
 	in.checksHead = d.el("h3", "", "Checks")
 	in.empty = d.el("p", "cv-muted cv-small", "This scenario has no expect steps.")
 	list := d.el("ul", "cv-checks")
 	list.setAttr("aria-label", "The scenario's checks")
-	in.el.add(in.title, in.desc, in.checksHead, in.empty, list)
+	in.el.add(in.title, in.desc, in.more, in.checksHead, in.empty, list)
+	a.ls.on(in.more, "click", func(dom.Event) {
+		in.expanded = !in.expanded
+		in.desc.setClass(map[bool]string{true: "cv-desc", false: "cv-desc cv-clamp"}[in.expanded])
+		in.more.setText(map[bool]string{true: "Show less", false: "Read more"}[in.expanded])
+		in.more.setAttr("aria-expanded", map[bool]string{true: "true", false: "false"}[in.expanded])
+	})
 	in.checks = newKeyed(list, func(string) *checkRow {
 		c := &checkRow{el: d.el("li", "cv-check"), icon: d.el("span", "cv-check-icon"), at: d.el("button", "cv-link cv-mono"),
 			text: d.el("span", "cv-mono"), got: d.el("span", "cv-got cv-muted")}
@@ -90,6 +100,7 @@ func (in *introPart) render(a *app) {
 	in.title.setText(intro.Title)
 	in.desc.setText(intro.Description)
 	in.desc.setHidden(intro.Description == "")
+	in.more.setHidden(len(intro.Description) < 300)
 	checks := view.Checks(s)
 	in.empty.setHidden(len(checks) > 0)
 	keys := make([]string, len(checks))

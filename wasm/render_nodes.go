@@ -21,6 +21,7 @@ type nodeCard struct {
 	taintItems                     *keyed[node]
 	tileItems                      *keyed[node]
 	dense                          bool
+	drawn                          []view.Tile
 }
 
 type usageView struct{ el, label, fill *node }
@@ -37,7 +38,8 @@ func newNodes(a *app) *nodesPanel {
 		c.cpu, c.mem, c.pods = newUsage(d, "CPU requested"), newUsage(d, "Memory requested"), newUsage(d, "Pods")
 		self := func(n *node) *node { return n }
 		c.taintItems = newKeyed(c.taints, func(string) *node { return d.el("li", "cv-chip cv-mono") }, self)
-		c.tileItems = newKeyed(c.tiles, func(string) *node { return d.el("span", "cv-tile") }, self)
+		c.tileItems = newKeyed(c.tiles, func(string) *node { return d.el("span", "") }, self)
+		hoverTitles(a, c.tiles, func() []view.Tile { return c.drawn })
 		c.el.add(d.el("div", "cv-node-head").add(c.name, c.ready), c.taints, c.cpu.el, c.mem.el, c.pods.el, c.tiles)
 		return c
 	}, func(c *nodeCard) *node { return c.el })
@@ -80,7 +82,7 @@ func (p *nodesPanel) render(a *app) {
 		c.ready.setClass(cls)
 		c.ready.setText(v.ReadyText)
 		c.taints.setHidden(len(v.Taints) == 0)
-		c.taintItems.sync(v.Taints, func(j int, n *node) { n.setText(v.Taints[j]) })
+		c.taintItems.sync(v.Taints, func(j int, n *node) { n.setText(breakable(v.Taints[j])) })
 		c.cpu.render(v.CPU)
 		c.mem.render(v.Memory)
 		c.pods.render(v.Pods)
@@ -90,14 +92,7 @@ func (p *nodesPanel) render(a *app) {
 			c.tiles.setClass(map[bool]string{true: "cv-tiles cv-dense", false: "cv-tiles"}[dense])
 		}
 		c.tiles.setAttr("aria-label", tileSummary(v.Tiles))
-		tk := make([]string, len(v.Tiles))
-		for j, t := range v.Tiles {
-			tk[j] = t.Key
-		}
-		c.tileItems.sync(tk, func(j int, n *node) {
-			t := &v.Tiles[j]
-			n.setAttr("data-shape", string(t.Shape))
-			n.setAttr("title", t.Title)
-		})
+		c.drawn = v.Tiles
+		syncTiles(c.tileItems, v.Tiles)
 	})
 }

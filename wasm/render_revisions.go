@@ -22,9 +22,11 @@ type revisionsPanel struct {
 	a, b int64
 }
 
+// revisionRow is one revision: its row and, under it, the row of its note
+// (a tbody each, so that a note spans the table).
 type revisionRow struct {
-	el, rev, cause, causeText, image, created, ready, action, note *node
-	back                                                           *node
+	el, row, rev, cause, image, created, ready, action, noteRow, note, noteText *node
+	back                                                                        *node
 }
 
 func newRevisions(a *app) *revisionsPanel {
@@ -40,8 +42,8 @@ func newRevisions(a *app) *revisionsPanel {
 		th.setAttr("scope", "col")
 		head.add(th)
 	}
-	body := d.el("tbody", "")
-	table.add(d.el("thead", "").add(head), body)
+	table.add(d.el("thead", "").add(head))
+	body := table
 	p.notes = d.el("ul", "cv-notes")
 	p.from, p.to = d.el("select", "cv-select"), d.el("select", "cv-select")
 	p.from.setAttr("aria-label", "Diff from revision")
@@ -54,13 +56,15 @@ func newRevisions(a *app) *revisionsPanel {
 	p.el.add(p.title, p.limit, p.empty, d.el("div", "cv-scroll").add(table), p.notes, diffBar, p.diffNote, p.diff)
 	self := func(n *node) *node { return n }
 	p.rows = newKeyed(body, func(string) *revisionRow {
-		r := &revisionRow{el: d.el("tr", ""), rev: d.el("td", "cv-mono"), cause: d.el("td", ""), image: d.el("td", "cv-mono"),
-			created: d.el("td", ""), ready: d.el("td", "cv-mono"), action: d.el("td", ""), note: d.el("p", "cv-row-note")}
+		r := &revisionRow{el: d.el("tbody", ""), row: d.el("tr", ""), rev: d.el("td", "cv-mono"), cause: d.el("td", ""),
+			image: d.el("td", "cv-mono"), created: d.el("td", ""), ready: d.el("td", "cv-mono"), action: d.el("td", ""),
+			noteRow: d.el("tr", "cv-note-row"), note: d.el("td", ""), noteText: d.el("p", "cv-note-item")}
 		r.back = button(d, "cv-btn cv-small-btn", "Roll back to this revision", "")
 		r.action.add(r.back)
-		r.causeText = d.el("span", "")
-		r.el.add(r.rev, r.cause, r.image, r.created, r.ready, r.action)
-		r.cause.add(r.causeText, r.note)
+		r.row.add(r.rev, r.cause, r.image, r.created, r.ready, r.action)
+		r.note.setAttr("colspan", "6")
+		r.noteRow.add(r.note.add(r.noteText))
+		r.el.add(r.row, r.noteRow)
 		return r
 	}, func(r *revisionRow) *node { return r.el })
 	p.noteItems = newKeyed(p.notes, func(string) *node { return d.el("li", "cv-note-item") }, self)
@@ -120,9 +124,9 @@ func (p *revisionsPanel) render(a *app) {
 			r.el.setClass("")
 		}
 		r.rev.setText(rev)
-		r.causeText.setText(v.ChangeCause)
-		r.note.setText(v.Note)
-		r.note.setHidden(v.Note == "")
+		r.cause.setText(v.ChangeCause)
+		r.noteRow.setHidden(v.Note == "")
+		r.noteText.setText(v.Note)
 		r.image.setText(v.Image)
 		r.created.setText(v.Created)
 		r.ready.setText(v.Replicas)

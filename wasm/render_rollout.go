@@ -5,6 +5,9 @@ package main
 import (
 	"strconv"
 	"strings"
+	"syscall/js"
+
+	"honnef.co/go/js/dom/v2"
 
 	"converge/core/view"
 )
@@ -24,6 +27,8 @@ type columnView struct {
 	el, role, name, image, counts, tiles *node
 	pods                                 *keyed[node]
 	dense                                bool
+	// drawn are the tiles as last drawn, for the hover text.
+	drawn []view.Tile
 }
 
 type gaugeView struct {
@@ -52,12 +57,15 @@ func newRollout(a *app) *rolloutPart {
 	r.gauges = d.el("div", "cv-gauges").add(r.surge.el, r.unavailable.el)
 	colsEl := d.el("div", "cv-columns")
 	r.hidden = d.el("p", "cv-muted cv-hidden-rs")
-	r.cols = newKeyed(colsEl, func(string) *columnView { return newColumn(d) }, func(c *columnView) *node { return c.el })
+	r.cols = newKeyed(colsEl, func(string) *columnView {
+		c := newColumn(d)
+		hoverTitles(a, c.tiles, func() []view.Tile { return c.drawn })
+		return c
+	}, func(c *columnView) *node { return c.el })
 	r.legend = d.el("ul", "cv-legend")
 	r.legend.setAttr("aria-label", "What the tiles show")
 	for _, li := range view.Legend() {
-		sw := d.el("span", "cv-tile")
-		sw.setAttr("data-shape", string(li.Shape))
+		sw := d.el("span", tileClass(li.Shape))
 		sw.setAttr("aria-hidden", "true")
 		item := d.el("li", "").add(sw, d.el("strong", "", string(li.State)), d.el("span", "cv-muted", li.Meaning))
 		r.legend.add(item)
@@ -70,10 +78,7 @@ func newColumn(d doc) *columnView {
 	c := &columnView{el: d.el("div", "cv-col"), role: d.el("span", "cv-role"), name: d.el("span", "cv-rs-name cv-mono"),
 		image: d.el("span", "cv-image cv-mono"), counts: d.el("p", "cv-counts"), tiles: d.el("div", "cv-tiles")}
 	c.tiles.setAttr("role", "img")
-	c.pods = newKeyed(c.tiles, func(string) *node {
-		t := d.el("span", "cv-tile")
-		return t
-	}, func(n *node) *node { return n })
+	c.pods = newKeyed(c.tiles, func(string) *node { return d.el("span", "") }, func(n *node) *node { return n })
 	head := d.el("div", "cv-col-head").add(c.role, c.name)
 	c.el.add(head, c.image, c.counts, c.tiles)
 	return c
@@ -157,14 +162,52 @@ func (c *columnView) render(col *view.Column) {
 		}
 	}
 	c.tiles.setAttr("aria-label", tileSummary(col.Tiles))
-	keys := make([]string, len(col.Tiles))
-	for i, t := range col.Tiles {
-		keys[i] = t.Key
+	c.drawn = col.Tiles
+	syncTiles(c.pods, col.Tiles)
+}
+
+// syncTiles draws tiles: one element per pod, its class saying its shape.
+// A tile whose pod did not change costs nothing.
+func syncTiles(k *keyed[node], tiles []view.Tile) {
+	keys := make([]string, len(tiles))
+	for i := range tiles {
+		keys[i] = tiles[i].Key
 	}
-	c.pods.sync(keys, func(i int, n *node) {
-		t := &col.Tiles[i]
-		n.setAttr("data-shape", string(t.Shape))
-		n.setAttr("title", t.Title)
+	k.sync(keys, func(i int, n *node) {
+		n.setClass(tileClass(tiles[i].Shape))
+	})
+}
+
+// tileClasses are the class names of the tiles, one per shape (style.css
+// draws each), built once.
+var tileClasses = map[view.Shape]string{}
+
+func tileClass(s view.Shape) string {
+	c, ok := tileClasses[s]
+	if !ok {
+		c = "cv-tile s-" + string(s)
+		tileClasses[s] = c
+	}
+	return c
+}
+
+// hoverTitles gives a tile its hover text (view.PodTitle, as of now) each
+// time the pointer reaches it, so that drawing a thousand tiles builds no
+// text at all.
+func hoverTitles(a *app, container *node, drawn func() []view.Tile) {
+	a.ls.on(container, "mouseover", func(ev dom.Event) {
+		t := ev.Underlying().Get("target")
+		if !t.Get("classList").Call("contains", "cv-tile").Bool() {
+			return
+		}
+		i := js.Global().Get("Array").Get("prototype").Get("indexOf").Call("call", container.Value.Get("children"), t).Int()
+		tiles := drawn()
+		if i < 0 || i >= len(tiles) || a.inst.Sim == nil {
+			return
+		}
+		if title := view.PodTitle(a.inst.Sim, tiles[i].Name); title != "" {
+			t.Call("setAttribute", "title", title)
+		}
 	})
 }
 

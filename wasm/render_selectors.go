@@ -121,12 +121,12 @@ func (p *selectorsPanel) render(a *app) {
 	p.rows.sync(keys, func(i int, r *selectorRow) {
 		v := o.Selectors[i]
 		r.name.setText(v.Key)
-		r.sel.setText(v.Selector)
+		r.sel.setText(breakable(v.Selector))
 		labels := v.Labels
 		if v.Kind == "Service" {
 			labels = "—"
 		}
-		r.labels.setText(labels)
+		r.labels.setText(breakable(labels))
 		owner := v.Owner
 		if owner == "" {
 			owner = "—"
@@ -153,7 +153,7 @@ func (p *selectorsPanel) render(a *app) {
 			head += " · receiving Service traffic"
 		}
 		g.head.setText(head)
-		g.labels.setText("labels: " + v.Labels)
+		g.labels.setText("labels: " + breakable(v.Labels))
 		matched := "matched by: none"
 		if len(v.MatchedBy) > 0 {
 			matched = "matched by: " + strings.Join(v.MatchedBy, ", ")

@@ -71,6 +71,7 @@ func (w *whyPart) render(a *app) {
 		l.badge.setText(kindLabels[v.Kind])
 		l.headline.setText(v.Headline)
 		l.pods.setText(v.Pods)
+		l.pods.setClass(map[bool]string{true: "cv-why-pods cv-stuck", false: "cv-why-pods"}[v.Stuck])
 		l.pods.setHidden(v.Pods == "")
 		l.acted.setText(v.Acted)
 		l.acted.setHidden(v.Acted == "")

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"syscall/js"
 	"time"
 
 	"honnef.co/go/js/dom/v2"
@@ -106,6 +107,7 @@ func (p *player) tick(now time.Duration) {
 	p.last = now
 	n := int(p.acc / time.Second)
 	if n > 0 {
+		defer p.profile()()
 		p.acc -= time.Duration(n) * time.Second
 		s := p.a.inst.Sim
 		end := int64(s.Duration().Seconds())
@@ -121,4 +123,47 @@ func (p *player) tick(now time.Duration) {
 		}
 	}
 	p.request()
+}
+
+// profile records a frame's work on the performance timeline as a
+// "converge:frame" measure when globalThis.convergeProfile is set (the
+// browser benchmark sets it); it returns the func that ends the frame.
+func (p *player) profile() func() {
+	g := js.Global()
+	if !g.Get("convergeProfile").Truthy() {
+		return func() {}
+	}
+	perf := g.Get("performance")
+	start := perf.Call("now")
+	return func() {
+		opts := g.Get("Object").New()
+		opts.Set("start", start)
+		opts.Set("end", perf.Call("now"))
+		perf.Call("measure", "converge:frame", opts)
+	}
+}
+
+// profiler records parts of a render as "converge:PART" measures while
+// globalThis.convergeProfile is set; the zero value records nothing.
+type profiler struct{ perf js.Value }
+
+func profiling() profiler {
+	g := js.Global()
+	if !g.Get("convergeProfile").Truthy() {
+		return profiler{}
+	}
+	return profiler{perf: g.Get("performance")}
+}
+
+func (p profiler) part(name string, f func()) {
+	if p.perf.IsUndefined() {
+		f()
+		return
+	}
+	start := p.perf.Call("now")
+	f()
+	opts := js.Global().Get("Object").New()
+	opts.Set("start", start)
+	opts.Set("end", p.perf.Call("now"))
+	p.perf.Call("measure", "converge:"+name, opts)
 }

@@ -11,6 +11,7 @@ ready.then(
   () => {
     const api = /** @type {any} */ (converge);
     api.mount(app, { embed: Boolean(api.startup?.embed) });
+    performance.mark("converge:mounted");
     if (api.startup?.embed) document.documentElement.classList.add("embed");
     status.textContent = `v${converge.version}`;
     document.documentElement.dataset.ready = "true";

@@ -98,7 +98,7 @@ objects:
 	require.Len(t, r.Columns, 1, "Recreate creates the new ReplicaSet once the old pods are gone")
 	require.Len(t, r.Columns[0].Tiles, 2)
 	for _, tile := range r.Columns[0].Tiles {
-		assert.Equal(t, StateTerminating, tile.State, tile.Title)
+		assert.Equal(t, StateTerminating, tile.State, tile.Name)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"converge/core/api"
+	"converge/core/sim"
 )
 
 // State is what a pod tile shows: the pod's place in its lifecycle, in the
@@ -70,8 +71,6 @@ type Tile struct {
 	// Label is the short text on or beside the tile: the pod's random
 	// suffix ("x2kq").
 	Label string
-	// Title is the hover text: name, state, node, restarts, reason.
-	Title string
 	// Node is the node the pod is bound to, "" when pending.
 	Node string
 	// New is set for pods of the Deployment's new ReplicaSet.
@@ -170,11 +169,31 @@ func anyRunning(p *api.Pod) bool {
 	return false
 }
 
-// NewTile builds the tile of p at now.
+// NewTile builds the tile of p at now. It allocates nothing beyond the
+// tile: its hover text is computed on demand (PodTitle), since a page of a
+// thousand tiles redraws many times a second.
 func NewTile(p *api.Pod, now time.Time, minReadySeconds int32) Tile {
 	st := PodState(p, now, minReadySeconds)
-	return Tile{Key: p.UID, Name: p.Name, State: st, Shape: ShapeOf(st), Label: shortName(p),
-		Title: tileTitle(p, st), Node: p.Spec.NodeName}
+	return Tile{Key: p.UID, Name: p.Name, State: st, Shape: ShapeOf(st), Label: shortName(p), Node: p.Spec.NodeName}
+}
+
+// PodTitle is the hover text of the pod named name now (the tile's title):
+// "web-5d9c-x2kq: Running, not ready · on node-2 · 3 restarts · back-off
+// 20s restarting failed container"; "" when there is no such pod.
+func PodTitle(s *sim.Sim, name string) string {
+	p, err := s.Store().GetPod(api.NamespaceDefault, name)
+	if err != nil {
+		return ""
+	}
+	var minReady int32
+	if ref := api.GetControllerOf(&p.ObjectMeta); ref != nil {
+		if o, ok := s.Store().ByUID(ref.UID); ok {
+			if rs, ok := o.(*api.ReplicaSet); ok {
+				minReady = rs.Spec.MinReadySeconds
+			}
+		}
+	}
+	return tileTitle(p, PodState(p, s.Now(), minReady))
 }
 
 // shortName is the pod's random suffix: what follows its generateName, or

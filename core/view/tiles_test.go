@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"converge/core/api"
 	"converge/core/simtest"
@@ -61,7 +62,7 @@ func TestPodStateClassifiesEveryLifecycleStage(t *testing.T) {
 			tile := NewTile(p, now, tc.minReady)
 			assert.Equal(t, tc.shape, tile.Shape)
 			assert.Equal(t, "x2kq", tile.Label)
-			assert.Contains(t, tile.Title, "web-5d9c7b8f4-x2kq: ")
+			assert.Contains(t, tileTitle(p, tile.State), "web-5d9c7b8f4-x2kq: ")
 		})
 	}
 }
@@ -71,14 +72,14 @@ func TestTileTitleSaysNodeRestartsAndReason(t *testing.T) {
 	p := simtest.NewPod("web-abc-x2kq", simtest.WithPodNode("node-2"), simtest.WithPodRestarts(3))
 	p.Status.ContainerStatuses[0].State.Waiting = &api.ContainerStateWaiting{Reason: "CrashLoopBackOff",
 		Message: "back-off 40s restarting failed container"}
-	tile := NewTile(p, api.Epoch, 0)
-	assert.Equal(t, "web-abc-x2kq: CrashLoopBackOff · on node-2 · 3 restarts · back-off 40s restarting failed container", tile.Title)
+	assert.Equal(t, "web-abc-x2kq: CrashLoopBackOff · on node-2 · 3 restarts · back-off 40s restarting failed container",
+		tileTitle(p, PodState(p, api.Epoch, 0)))
 
 	q := simtest.NewPod("web-abc-y7", func(p *api.Pod) {
 		p.Status.Conditions = []api.PodCondition{{Type: api.PodScheduled, Status: api.ConditionFalse,
 			Message: "0/3 nodes are available: 3 Insufficient cpu."}}
 	})
-	assert.Equal(t, "web-abc-y7: Pending · 0/3 nodes are available: 3 Insufficient cpu.", NewTile(q, api.Epoch, 0).Title)
+	assert.Equal(t, "web-abc-y7: Pending · 0/3 nodes are available: 3 Insufficient cpu.", tileTitle(q, PodState(q, api.Epoch, 0)))
 }
 
 func TestShortNameUsesGenerateName(t *testing.T) {
@@ -110,4 +111,16 @@ func TestLegendCoversEveryDrawnStateWithDistinctShapes(t *testing.T) {
 	}
 	assert.Len(t, seen, 9)
 	assert.Equal(t, ShapeHollow, ShapeOf("Unheard"))
+}
+
+func TestPodTitleFindsThePodAndItsMinReadySeconds(t *testing.T) {
+	t.Parallel()
+	src := "name: mr\nobjects:\n" + deploymentDoc("1", "web:1", "minReadySeconds: 30")
+	s := at(t, src, 5)
+	r := RolloutOf(s, "")
+	require.Len(t, r.Columns, 1)
+	require.Len(t, r.Columns[0].Tiles, 1)
+	name := r.Columns[0].Tiles[0].Name
+	assert.Regexp(t, `^web-[a-z0-9]+-[a-z0-9]+: Ready, not yet available · on node-\d$`, PodTitle(s, name))
+	assert.Empty(t, PodTitle(s, "nope"))
 }

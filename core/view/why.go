@@ -31,6 +31,10 @@ type WhyLine struct {
 	// Pods says what the new ReplicaSet's pods that are not available yet
 	// are doing: "new pods not available yet: 3 ContainerCreating, 2 Running, not ready".
 	Pods string
+	// Stuck is set when some of those pods will not get better by
+	// themselves (CrashLoopBackOff, ImagePullBackOff, Evicted, or Pending
+	// with no node that fits).
+	Stuck bool
 	// Acted lists the steps the controller took for this Deployment this
 	// second, when it took any before it settled where Headline says.
 	Acted string
@@ -78,7 +82,7 @@ func whyLine(s *sim.Sim, d *api.Deployment, rec *controller.SyncRecord) WhyLine 
 		w.Kind, w.Headline = waitingHeadline(d, rec)
 	}
 	if w.Kind != "in-sync" {
-		w.Pods = newPodsText(s, d)
+		w.Pods, w.Stuck = newPodsText(s, d)
 		if w.Pods == "" && strings.Contains(rec.Waiting, "become available") {
 			w.Pods = "The new pods became available just now, after the controller looked: it sees them in the next second."
 		}
@@ -132,19 +136,40 @@ func countOf(a, n int32) string {
 }
 
 // newPodsText counts the states of the new ReplicaSet's pods that are not
-// available yet: what the rollout is waiting for.
-func newPodsText(s *sim.Sim, d *api.Deployment) string {
+// available yet: what the rollout is waiting for. stuck is set when some
+// are in a state that does not clear by itself.
+func newPodsText(s *sim.Sim, d *api.Deployment) (text string, stuck bool) {
 	st := s.Store()
 	rss := ownedReplicaSets(st, d)
 	newRS := deployment.FindNewReplicaSet(d, rss)
 	if newRS == nil {
-		return ""
+		return "", false
+	}
+	others := false
+	for _, rs := range rss {
+		if rs.UID != newRS.UID && (rs.Status.Replicas > 0 || api.Deref(rs.Spec.Replicas, 1) > 0) {
+			others = true
+		}
 	}
 	now := s.Now()
 	counts := map[State]int{}
+	notReadyNodes := map[string]bool{}
+	for _, n := range st.Nodes() {
+		if !api.IsNodeReady(n) {
+			notReadyNodes[n.Name] = true
+		}
+	}
+	onLost := 0
 	st.EachPod(func(p *api.Pod) bool {
 		if api.IsControlledBy(&p.ObjectMeta, newRS.UID) {
-			counts[PodState(p, now, newRS.Spec.MinReadySeconds)]++
+			state := PodState(p, now, newRS.Spec.MinReadySeconds)
+			counts[state]++
+			if state != StateAvailable && notReadyNodes[p.Spec.NodeName] {
+				onLost++
+			}
+			if state == StatePending && unschedulable(p) {
+				stuck = true
+			}
 		}
 		return true
 	})
@@ -156,9 +181,23 @@ func newPodsText(s *sim.Sim, d *api.Deployment) string {
 		parts = append(parts, fmt.Sprintf("%d %s", counts[li.State], stateWords(li.State)))
 	}
 	if len(parts) == 0 {
-		return ""
+		return "", false
 	}
-	return "New pods (" + newRS.Name + ") not available yet: " + strings.Join(parts, ", ") + "."
+	stuck = stuck || counts[StateCrashLoop] > 0 || counts[StateImagePull] > 0 || counts[StateEvicted] > 0
+	who := "Pods (" + newRS.Name + ")"
+	if others {
+		who = "New pods (" + newRS.Name + ")"
+	}
+	text = who + " not available yet: " + strings.Join(parts, ", ")
+	if onLost > 0 {
+		text += fmt.Sprintf("; %d of them on a node that is not Ready", onLost)
+	}
+	return text + ".", stuck
+}
+
+func unschedulable(p *api.Pod) bool {
+	c := api.GetPodCondition(&p.Status, api.PodScheduled)
+	return c != nil && c.Status == api.ConditionFalse
 }
 
 // actedText joins the deployment controller's steps for the Deployment name this second.

@@ -111,3 +111,33 @@ objects:
 	assert.Equal(t, "web", lines[1].Key)
 	assert.Empty(t, Why(load(t, "name: empty\n")))
 }
+
+func TestWhyPodsSaysWhatTheWaitedForPodsDo(t *testing.T) {
+	t.Parallel()
+	noRoom := `name: full
+cluster:
+  nodes: [{name: node-1, cpu: "8", memory: 8Gi, pods: 4}]
+objects:
+` + deploymentDoc("6", "web:1")
+	tests := []struct {
+		name  string
+		src   string
+		t     int64
+		pods  string
+		stuck bool
+	}{
+		{"the only ReplicaSet's pods", rolling, 1, "Pods (web-", false},
+		{"the new ReplicaSet's pods", rolling, 10, "New pods (web-", false},
+		{"a bad image", stuckScn, 8, "1 ImagePullBackOff.", true},
+		{"a lost node", nodeDown, 26, "; 2 of them on a node that is not Ready.", false},
+		{"no room", noRoom, 8, "Pending", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			w := Why(at(t, tc.src, tc.t))[0]
+			assert.Contains(t, w.Pods, tc.pods)
+			assert.Equal(t, tc.stuck, w.Stuck, w.Pods)
+		})
+	}
+}

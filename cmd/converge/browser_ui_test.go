@@ -1,0 +1,559 @@
+package main
+
+// Browser tests of the page itself (the Go renderer in wasm/render*.go and
+// wasm/ui*.go, web/index.html, web/style.css): see browser_harness_test.go.
+// They do not call t.Parallel(). Each drives the page the way a user does
+// (clicks, keys, typing) inside one Evaluate and returns what the page then
+// shows.
+//
+// Screenshots of every main view, in the light and the dark theme, at
+// 1280×800 and at 768 px wide, are written as test artifacts (and to
+// $CONVERGE_SCREENSHOTS when it is set).
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"converge/core/version"
+	"converge/core/view"
+)
+
+// updateScreenshot rewrites docs/screenshot.png from TestUIScreenshots.
+var updateScreenshot = flag.Bool("update-screenshot", false, "rewrite docs/screenshot.png")
+
+// uiReady is true once the app has drawn the rollout of a loaded scenario.
+const uiReady = `document.documentElement.dataset.ready === "true" && document.querySelector(".cv-app .cv-rollout-title") !== null && document.querySelector(".cv-app .cv-rollout-title").textContent !== ""`
+
+// openUI serves the page, opens path (e.g. "/?scenario=rolling-update") in
+// a width×height viewport with the given colour scheme ("light" or
+// "dark"), and waits until the app has drawn.
+func openUI(t testing.TB, srv *served, path string, width, height int64, scheme string) *page {
+	t.Helper()
+	p := openPage(t, srv.URL+path)
+	p.emulate(t, width, height, scheme)
+	p.waitReady(t)
+	p.waitFor(t, uiReady)
+	return p
+}
+
+// emulate sets the viewport and prefers-color-scheme.
+func (p *page) emulate(t testing.TB, width, height int64, scheme string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, pageTimeout)
+	defer cancel()
+	media := chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
+		return err
+	})
+	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(width, height), media))
+}
+
+// waitFor polls expr in the page until it is true.
+func (p *page) waitFor(t testing.TB, expr string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, pageTimeout)
+	defer cancel()
+	_, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(10*time.Millisecond)))
+	require.NoError(t, err, "waiting for %s\nconsole:\n%s", expr, p.consoleText())
+}
+
+// shot saves a PNG of the page as NAME.png in the test's temp dir and, when
+// CONVERGE_SCREENSHOTS=DIR is set, in DIR as TEST-NAME.png. full captures
+// the whole page (the viewport is stretched to the page's height for the
+// capture), otherwise the viewport as a user first sees it.
+func (p *page) shot(t testing.TB, name string, full bool) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, pageTimeout)
+	defer cancel()
+	size := evalJS[[2]int64](t, p, `[window.innerWidth, window.innerHeight]`)
+	var actions []chromedp.Action[chromedp.Void]
+	if full {
+		h := evalJS[int64](t, p, `Math.ceil(document.documentElement.scrollHeight)`)
+		actions = append(actions, chromedp.EmulateViewport(size[0], max(h, size[1])))
+	}
+	require.NoError(t, chromedp.Do(ctx, actions...))
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	require.NoError(t, err, "screenshot %s", name)
+	if full {
+		require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(size[0], size[1])))
+	}
+	saveShot(t, name, png)
+}
+
+func saveShot(t testing.TB, name string, png []byte) {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), name+".png")
+	require.NoError(t, os.WriteFile(file, png, 0o644))
+	if dir := os.Getenv("CONVERGE_SCREENSHOTS"); dir != "" {
+		require.NoError(t, os.MkdirAll(dir, 0o755))
+		base := strings.NewReplacer("/", "-", " ", "_").Replace(t.Name()) + "-" + name + ".png"
+		require.NoError(t, os.WriteFile(filepath.Join(dir, base), png, 0o644))
+	}
+}
+
+// The page loads without console errors and draws its first render within
+// 1.5 s of the navigation: the why-line, the rollout, the loop and the
+// scenario's title.
+func TestUIPageLoadsAndDrawsTheRolloutFirst(t *testing.T) {
+	srv := startServe(t)
+	p := openUI(t, srv, "/", 1280, 800, "light")
+	got := evalJS[struct {
+		Mounted  float64  `json:"mounted"`
+		Title    string   `json:"title"`
+		Headline string   `json:"headline"`
+		Loop     []string `json:"loop"`
+		Intro    string   `json:"intro"`
+		Want     string   `json:"want"`
+		Tiles    int      `json:"tiles"`
+		Tabs     []string `json:"tabs"`
+		Status   string   `json:"status"`
+	}](t, p, `(() => {
+		const q = (s) => document.querySelector(s);
+		const all = (s) => [...document.querySelectorAll(s)].map((e) => e.textContent);
+		return {
+			mounted: performance.getEntriesByName("converge:mounted")[0].startTime,
+			title: q(".cv-rollout-title").textContent,
+			headline: q(".cv-headline").textContent,
+			loop: all(".cv-ctl"),
+			intro: q(".cv-intro-title").textContent,
+			want: converge.scenarios().find((s) => s.name === converge.name()).title,
+			tiles: document.querySelectorAll(".cv-rollout .cv-tiles .cv-tile").length,
+			tabs: all(".cv-tab"),
+			status: q("#status").textContent,
+		};
+	})()`)
+	t.Logf("first render %.0f ms after the navigation started", got.Mounted)
+	assert.Less(t, got.Mounted, 1500.0, "first render within 1.5 s")
+	assert.Equal(t, "deployment/web · revision 1", got.Title)
+	assert.NotEmpty(t, got.Headline)
+	assert.Equal(t, []string{"Node lifecycle controller", "Garbage collector", "Deployment controller", "ReplicaSet controller",
+		"Scheduler", "Kubelets", "Endpoints controller"}, got.Loop)
+	assert.Equal(t, got.Want, got.Intro, "the default scenario's title")
+	assert.Positive(t, got.Tiles)
+	assert.Equal(t, []string{"Charts", "Nodes", "Events", "Console", "Editor", "Revisions", "Selectors"}, got.Tabs)
+	assert.Contains(t, got.Status, version.Version)
+	p.assertNoConsoleErrors(t)
+}
+
+// Pressing play advances simulated time until pause; the controls say so.
+func TestUIPlayAdvancesTime(t *testing.T) {
+	srv := startServe(t)
+	p := openUI(t, srv, "/?scenario=rolling-update", 1280, 800, "light")
+	start := evalJS[int](t, p, `(document.querySelector(".cv-play").click(), converge.time())`)
+	p.waitFor(t, `converge.time() >= `+fmt.Sprint(start+3))
+	got := evalJS[struct {
+		Pressed string `json:"pressed"`
+		Label   string `json:"label"`
+		T       int    `json:"t"`
+		Now     string `json:"now"`
+		Scrub   string `json:"scrub"`
+	}](t, p, `(() => {
+		const b = document.querySelector(".cv-play");
+		b.click();
+		return {pressed: b.getAttribute("aria-pressed"), label: b.textContent, t: converge.time(),
+			now: document.querySelector(".cv-now").textContent, scrub: document.querySelector(".cv-scrub").value};
+	})()`)
+	assert.Equal(t, "false", got.Pressed)
+	assert.Equal(t, "Play", got.Label)
+	assert.GreaterOrEqual(t, got.T, start+3)
+	assert.Equal(t, fmt.Sprintf("t = %ds of 1m30s", got.T), got.Now)
+	assert.Equal(t, fmt.Sprint(got.T), got.Scrub)
+	after := evalJS[int](t, p, `new Promise((r) => setTimeout(() => r(converge.time()), 300))`)
+	assert.Equal(t, got.T, after, "paused")
+	p.assertNoConsoleErrors(t)
+}
+
+// A console command changes the cluster, joins the scenario as a step and
+// is echoed with kubectl's output; the history and tab completion work.
+func TestUIConsoleRunsCommandsAndEchoesThem(t *testing.T) {
+	srv := startServe(t)
+	p := openUI(t, srv, "/?scenario=basic-loop&t=10", 1280, 800, "light")
+	got := evalJS[struct {
+		Echo     []string `json:"echo"`
+		Out      []string `json:"out"`
+		Summary  string   `json:"summary"`
+		T        int      `json:"t"`
+		History  string   `json:"history"`
+		Complete string   `json:"complete"`
+		Steps    string   `json:"steps"`
+	}](t, p, `(() => {
+		document.querySelector("[data-tab=console]").click();
+		const input = document.querySelector(".cv-cmd");
+		const key = (k) => input.dispatchEvent(new KeyboardEvent("keydown", {key: k, bubbles: true, cancelable: true}));
+		const run = (line) => { input.value = line; key("Enter"); };
+		run("get deployments");
+		run("kubectl scale deployment/web --replicas=6");
+		const all = (s) => [...document.querySelectorAll(s)].map((e) => e.textContent);
+		const result = {echo: all(".cv-echo"), out: all(".cv-out"), summary: document.querySelector(".cv-summary").textContent,
+			t: converge.time(), steps: converge.scenario()};
+		key("ArrowUp");
+		result.history = input.value;
+		input.value = "rollout und";
+		key("Tab");
+		result.complete = input.value;
+		return result;
+	})()`)
+	require.Len(t, got.Echo, 2)
+	assert.Equal(t, "$ kubectl get deployments", got.Echo[0])
+	assert.Contains(t, got.Out[0], "NAME")
+	assert.Contains(t, got.Out[0], "web")
+	assert.Equal(t, "$ kubectl scale deployment/web --replicas=6    # a step at 11s", got.Echo[1])
+	assert.Equal(t, "deployment.apps/web scaled", got.Out[1])
+	assert.Contains(t, got.Summary, "6 desired")
+	assert.Equal(t, 11, got.T, "a change runs one second from now")
+	assert.Contains(t, got.Steps, "kubectl: scale deployment/web --replicas=6", "the command joins the scenario")
+	assert.Equal(t, "scale deployment/web --replicas=6", got.History)
+	assert.Equal(t, "rollout undo ", got.Complete)
+	p.assertNoConsoleErrors(t)
+}
+
+// An invalid edit shows the API server's message at the line and column it
+// is about, and Apply waits until it is fixed; a valid edit applies and
+// restarts the simulation.
+func TestUIEditorShowsTheAPIServersMessageAtItsLine(t *testing.T) {
+	srv := startServe(t)
+	p := openUI(t, srv, "/?scenario=rolling-update&t=30", 1280, 800, "light")
+	src := evalJS[string](t, p, `(document.querySelector("[data-tab=editor]").click(), document.querySelector(".cv-ed-text").value)`)
+	i := strings.LastIndex(src, "labels: {app: web}")
+	require.Positive(t, i)
+	mismatch := src[:i] + "labels: {app: api-v2}" + src[i+len("labels: {app: web}"):]
+	immutable := src + `- at: 80s
+  apply:
+    apiVersion: apps/v1
+    kind: Deployment
+    metadata: {name: web}
+    spec:
+      replicas: 10
+      selector:
+        matchLabels: {app: api}
+      template:
+        metadata: {labels: {app: api}}
+        spec:
+          containers: [{name: web, image: "myrepo/web:2.0"}]
+`
+	for _, tc := range []struct{ name, text, message string }{
+		{"selector mismatch", mismatch, "`selector` does not match template `labels`"},
+		{"immutable selector", immutable, "field is immutable"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			want := view.Validate([]byte(tc.text))
+			require.NotEmpty(t, want)
+			got := evalJS[struct {
+				Line     string `json:"line"`
+				Top      string `json:"top"`
+				Message  string `json:"message"`
+				Problem  string `json:"problem"`
+				Disabled bool   `json:"disabled"`
+				Gutter   string `json:"gutter"`
+			}](t, p, `(() => {
+				const ed = document.querySelector(".cv-ed-text");
+				ed.value = `+jsString(tc.text)+`;
+				ed.dispatchEvent(new Event("input", {bubbles: true}));
+				const mark = document.querySelector(".cv-ed-mark");
+				return {line: mark.dataset.line, top: mark.style.top, message: mark.querySelector(".cv-ed-msg").textContent,
+					problem: document.querySelector(".cv-problem").textContent,
+					disabled: document.querySelector(".cv-editor .cv-primary").disabled,
+					gutter: document.querySelector(".cv-gutter").textContent.split("\n").slice(-1)[0]};
+			})()`)
+			assert.Equal(t, fmt.Sprint(want[0].Line), got.Line)
+			assert.Equal(t, fmt.Sprintf("%dpx", 8+(want[0].Line-1)*20), got.Top, "drawn over its line")
+			assert.Equal(t, want[0].Message, got.Message)
+			assert.Contains(t, got.Message, tc.message)
+			assert.Contains(t, got.Message, `The Deployment "web" is invalid: `)
+			assert.Equal(t, fmt.Sprintf("line %d, column %d: %s", want[0].Line, want[0].Col, want[0].Message), got.Problem)
+			assert.True(t, got.Disabled, "Apply waits for a valid text")
+			assert.Equal(t, fmt.Sprint(strings.Count(tc.text, "\n")+1), got.Gutter)
+			if tc.name == "immutable selector" {
+				evalJS[chromedp.Void](t, p, `document.querySelector(".cv-problem").click()`)
+				evalJS[chromedp.Void](t, p, `document.querySelector(".cv-editor").scrollIntoView()`)
+				p.shot(t, "editor-error", false)
+			}
+		})
+	}
+	applied := evalJS[struct {
+		T     int    `json:"t"`
+		Image string `json:"image"`
+		Marks int    `json:"marks"`
+	}](t, p, `(() => {
+		const ed = document.querySelector(".cv-ed-text");
+		ed.value = `+jsString(strings.Replace(src, "replicas: 10", "replicas: 4", 1))+`;
+		ed.dispatchEvent(new Event("input", {bubbles: true}));
+		document.querySelector(".cv-editor .cv-primary").click();
+		return {t: converge.time(), image: document.querySelector(".cv-summary").textContent,
+			marks: document.querySelectorAll(".cv-ed-mark").length};
+	})()`)
+	assert.Equal(t, 0, applied.T, "Apply restarts the simulation")
+	assert.Contains(t, applied.Image, "4 desired")
+	assert.Zero(t, applied.Marks)
+	p.assertNoConsoleErrors(t)
+}
+
+// The revisions ledger's button rolls back: the old template comes back as
+// the newest revision, and the command shows in the console.
+func TestUIRollbackButtonRollsBack(t *testing.T) {
+	srv := startServe(t)
+	p := openUI(t, srv, "/?scenario=rolling-update&t=70", 1280, 800, "light")
+	got := evalJS[struct {
+		Before []string `json:"before"`
+		After  []string `json:"after"`
+		Note   string   `json:"note"`
+		Image  string   `json:"image"`
+		Echo   []string `json:"echo"`
+		T      int      `json:"t"`
+	}](t, p, `(() => {
+		document.querySelector("[data-tab=revisions]").click();
+		const rows = () => [...document.querySelectorAll(".cv-ledger tbody > tr:not(.cv-note-row)")].map((r) =>
+			[...r.children].slice(0, 3).map((c) => c.textContent).join(" | "));
+		const before = rows();
+		const button = [...document.querySelectorAll(".cv-ledger button")].find((b) => !b.hidden);
+		button.click();
+		const snap = converge.snapshot();
+		const after = rows();
+		document.querySelector("[data-tab=console]").click();
+		return {before, after, note: document.querySelector(".cv-note-row:not([hidden])")?.textContent ?? "",
+			image: snap.deployments[0].spec.template.spec.containers[0].image,
+			echo: [...document.querySelectorAll(".cv-echo")].map((e) => e.textContent), t: converge.time()};
+	})()`)
+	assert.Equal(t, []string{"1 | <none> | myrepo/web:1.0", "2 (current) | <none> | myrepo/web:2.0"}, got.Before)
+	assert.Equal(t, []string{"2 | <none> | myrepo/web:2.0", "3 (current) | <none> | myrepo/web:1.0"}, got.After,
+		"revision 1's ReplicaSet is the newest revision now")
+	assert.Contains(t, got.Note, "Was revision 1.")
+	assert.Equal(t, "myrepo/web:1.0", got.Image)
+	assert.Equal(t, []string{"$ kubectl rollout undo deployment/web --to-revision=1    # a step at 71s"}, got.Echo)
+	assert.Equal(t, 71, got.T)
+	p.assertNoConsoleErrors(t)
+}
+
+// Space plays and pauses, the arrows step (shift: 10 s), "/" goes to the
+// console; keys typed in a text field stay there.
+func TestUIKeyboardShortcuts(t *testing.T) {
+	srv := startServe(t)
+	p := openUI(t, srv, "/?scenario=rolling-update&t=20", 1280, 800, "light")
+	got := evalJS[map[string]any](t, p, `(() => {
+		const key = (k, opts = {}) => document.dispatchEvent(new KeyboardEvent("keydown", {key: k, bubbles: true, cancelable: true, ...opts}));
+		const out = {};
+		key("ArrowRight"); out.right = converge.time();
+		key("ArrowRight", {shiftKey: true}); out.shiftRight = converge.time();
+		key("ArrowLeft"); out.left = converge.time();
+		key(" "); out.playing = document.querySelector(".cv-play").getAttribute("aria-pressed");
+		key(" "); out.paused = document.querySelector(".cv-play").getAttribute("aria-pressed");
+		key("/");
+		out.tab = document.querySelector(".cv-tab.cv-active").textContent;
+		out.focus = document.activeElement.className;
+		const input = document.activeElement;
+		input.dispatchEvent(new KeyboardEvent("keydown", {key: "ArrowRight", bubbles: true, cancelable: true}));
+		out.typing = converge.time();
+		return out;
+	})()`)
+	assert.Equal(t, map[string]any{"right": 21.0, "shiftRight": 31.0, "left": 30.0, "playing": "true", "paused": "false",
+		"tab": "Console", "focus": "cv-input cv-mono cv-cmd", "typing": 30.0}, got)
+	p.assertNoConsoleErrors(t)
+}
+
+// uiView is one screenshot: a scenario at a second, a tab.
+type uiView struct {
+	name, path, tab string
+	// setup runs in the page before the screenshot.
+	setup string
+}
+
+var uiViews = []uiView{
+	{name: "rollout", path: "/?scenario=rolling-update&t=24", tab: "charts"},
+	{name: "nodes", path: "/?scenario=node-lost&t=380", tab: "nodes"},
+	{name: "charts", path: "/?scenario=readiness-gating&t=70", tab: "charts"},
+	{name: "events", path: "/?scenario=stuck-bad-image&t=80", tab: "events"},
+	{name: "console", path: "/?scenario=rolling-update&t=24", tab: "console", setup: `(() => {
+		const input = document.querySelector(".cv-cmd");
+		for (const line of ["get rs", "rollout status deployment/web", "get pods -l app=web"]) {
+			input.value = line;
+			input.dispatchEvent(new KeyboardEvent("keydown", {key: "Enter", bubbles: true}));
+		}
+		input.value = "rollout ";
+		input.dispatchEvent(new KeyboardEvent("keydown", {key: "Tab", bubbles: true}));
+	})()`},
+	{name: "editor", path: "/?scenario=rolling-update&t=30", tab: "editor", setup: `(() => {
+		const ed = document.querySelector(".cv-ed-text");
+		const i = ed.value.lastIndexOf("labels: {app: web}");
+		ed.value = ed.value.slice(0, i) + "labels: {app: api-v2}" + ed.value.slice(i + 18);
+		ed.dispatchEvent(new Event("input", {bubbles: true}));
+		document.querySelector(".cv-problem").click();
+	})()`},
+	{name: "revisions", path: "/?scenario=rollback-revisions&t=100", tab: "revisions"},
+	{name: "selectors", path: "/?scenario=overlapping-selectors&t=45", tab: "selectors", setup: `(() => {
+		const [sel, lbl] = document.querySelectorAll(".cv-edit input");
+		lbl.value = "app=web-v2";
+		lbl.dispatchEvent(new Event("input", {bubbles: true}));
+	})()`},
+	{name: "embed", path: "/?scenario=rolling-update&t=24&embed=1"},
+}
+
+// A screenshot of each main view, in the light and the dark theme, at
+// 1280×800 (the whole page), the top of the page as a user first sees it,
+// the page at 768 px wide, and the docs page with three <converge-sim>.
+// docs/screenshot.png is the light rollout view's first screen (refreshed
+// with -update-screenshot).
+func TestUIScreenshots(t *testing.T) {
+	srv := startServe(t)
+	for _, scheme := range []string{"light", "dark"} {
+		for _, v := range uiViews {
+			p := openUI(t, srv, v.path, 1280, 800, scheme)
+			if v.tab != "" {
+				evalJS[bool](t, p, `(document.querySelector("[data-tab=`+v.tab+`]").click(), true)`)
+			}
+			if v.setup != "" {
+				evalJS[chromedp.Void](t, p, v.setup)
+			}
+			p.shot(t, v.name+"-"+scheme, true)
+			if v.name == "rollout" {
+				p.shot(t, "first-screen-"+scheme, false)
+				if scheme == "light" && *updateScreenshot {
+					ctx, cancel := context.WithTimeout(p.ctx, pageTimeout)
+					png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+					cancel()
+					require.NoError(t, err)
+					require.NoError(t, os.WriteFile(filepath.Join("..", "..", "docs", "screenshot.png"), png, 0o644))
+				}
+			}
+			p.assertNoConsoleErrors(t)
+		}
+	}
+	for _, scheme := range []string{"light", "dark"} {
+		p := openUI(t, srv, "/?scenario=rolling-update&t=24", 768, 1024, scheme)
+		p.shot(t, "narrow-768-"+scheme, true)
+		p.assertNoConsoleErrors(t)
+	}
+	p := openPage(t, srv.URL+"/embed-demo.html")
+	p.emulate(t, 1280, 800, "light")
+	p.waitReady(t)
+	p.waitFor(t, `[...document.querySelectorAll("converge-sim")].every((e) => e.shadowRoot.querySelector(".cv-rollout-title")?.textContent)`)
+	p.shot(t, "embed-demo", true)
+	p.assertNoConsoleErrors(t)
+}
+
+// uiBigScenario is 1,000 pods on 10 nodes for 5 minutes: the Deployment
+// rolls to an image that takes 5 s to become ready at 30s.
+func uiBigScenario() string {
+	var b strings.Builder
+	b.WriteString("name: thousand-pods\ntitle: 1,000 pods roll\nduration: 5m\ncluster:\n  nodes:\n")
+	for i := 1; i <= 10; i++ {
+		fmt.Fprintf(&b, "  - {name: node-%d, cpu: \"64\", memory: 256Gi, pods: 150}\n", i)
+	}
+	b.WriteString(`  images:
+    nginx:1.28: {pullSeconds: 3, readySeconds: 5}
+objects:
+- apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: web}
+  spec:
+    replicas: 1000
+    selector: {matchLabels: {app: web}}
+    template:
+      metadata: {labels: {app: web}}
+      spec:
+        containers:
+        - name: web
+          image: nginx:1.27
+          resources: {requests: {cpu: 10m, memory: 16Mi}}
+steps:
+- at: 30s
+  kubectl: set image deployment/web web=nginx:1.28
+`)
+	return b.String()
+}
+
+// BenchmarkBrowserUIPlay plays the 1,000-pod scenario at 16x through the
+// page's own controls, from just before its rollout, with the rollout on
+// screen, and reports the work of each frame that stepped (the Go step and
+// render, from the "converge:frame" measures on the performance timeline),
+// the render alone ("converge:render"), and the spacing of animation frames
+// (a requestAnimationFrame probe; 16.7 ms at 60 Hz means no frame was
+// dropped). The frames of the seconds right after the image change carry
+// the simulation's busiest steps (hundreds of pods created, scheduled and
+// started in one second).
+//
+//	go test -run '^$' -bench BrowserUIPlay -benchtime 3x ./cmd/converge
+func BenchmarkBrowserUIPlay(b *testing.B) {
+	srv := startServe(b)
+	p := openUI(b, srv, "/", 1280, 800, "light")
+	require.True(b, evalJS[bool](b, p, `converge.load(`+jsString(uiBigScenario())+`).ok`))
+	var p50, p95, worst, gap95, r50, r95 float64
+	var frames float64
+	for b.Loop() {
+		got := evalJS[struct {
+			Work    []float64             `json:"work"`
+			Renders []float64             `json:"renders"`
+			Gaps    []float64             `json:"gaps"`
+			T       int                   `json:"t"`
+			Parts   map[string][2]float64 `json:"parts"`
+		}](b, p, `new Promise((resolve) => {
+			converge.seek(25);
+			const speed = document.querySelector(".cv-speed");
+			speed.value = "16";
+			speed.dispatchEvent(new Event("change"));
+			performance.clearMeasures("converge:frame");
+			globalThis.convergeProfile = true;
+			const gaps = [];
+			let last = 0;
+			const probe = (now) => {
+				if (last) gaps.push(now - last);
+				last = now;
+				if (gaps.length < 180) requestAnimationFrame(probe); else finish();
+			};
+			const finish = () => {
+				document.querySelector(".cv-play").click();
+				globalThis.convergeProfile = false;
+				const work = performance.getEntriesByName("converge:frame").map((e) => e.duration);
+				const renders = performance.getEntriesByName("converge:render").map((e) => e.duration);
+				const parts = {};
+				for (const name of ["timeline", "why", "rollout", "loop", "intro", "tab"]) {
+					const d = performance.getEntriesByName("converge:" + name).map((e) => e.duration);
+					parts[name] = [d.reduce((a, b) => a + b, 0) / Math.max(d.length, 1), Math.max(0, ...d)];
+				}
+				resolve({work, renders, gaps, t: converge.time(), parts});
+			};
+			document.querySelector(".cv-play").click();
+			requestAnimationFrame(probe);
+		})`)
+		require.NotEmpty(b, got.Work, "no frame stepped")
+		b.Logf("render parts (mean, max ms): %v", got.Parts)
+		require.Greater(b, got.T, 40, "16x for 3 s reaches the rollout")
+		p50 += quantile(got.Work, 0.5)
+		p95 += quantile(got.Work, 0.95)
+		worst = max(worst, quantile(got.Work, 1))
+		gap95 += quantile(got.Gaps, 0.95)
+		r50 += quantile(got.Renders, 0.5)
+		r95 += quantile(got.Renders, 0.95)
+		frames += float64(len(got.Work))
+	}
+	n := float64(b.N)
+	b.ReportMetric(p50/n, "ms-p50/frame")
+	b.ReportMetric(p95/n, "ms-p95/frame")
+	b.ReportMetric(worst, "ms-max/frame")
+	b.ReportMetric(gap95/n, "ms-p95/raf-gap")
+	b.ReportMetric(r50/n, "ms-p50/render")
+	b.ReportMetric(r95/n, "ms-p95/render")
+	b.ReportMetric(frames/n, "stepping-frames")
+	p.assertNoConsoleErrors(b)
+}
+
+// quantile returns the q-quantile (0..1) of xs, nearest rank.
+func quantile(xs []float64, q float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	i := int(q * float64(len(s)-1))
+	return s[i]
+}
