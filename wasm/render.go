@@ -81,7 +81,7 @@ func (a *app) build() {
 		a.intro = newIntro(a)
 		a.tabs = newTabs(a)
 		main := d.el("div", "cv-main").add(a.why.el, a.rollout.el, a.tabs.el)
-		side := d.el("aside", "cv-side").add(a.intro.el, a.loop.el)
+		side := d.el("aside", "cv-side").add(a.intro.el, a.loop.el, a.intro.checksEl)
 		side.setAttr("aria-label", "Scenario and controllers")
 		a.el.add(a.alert, a.intro.bar, a.timeline.el, a.loading, d.el("div", "cv-grid").add(main, side))
 	}

@@ -16,7 +16,7 @@ import (
 // scenario's card: its title, its description and its checks (the expect
 // steps), which turn green or red as time passes.
 type introPart struct {
-	bar, picker, el, title, desc, more, checksHead, empty *node
+	bar, picker, el, title, desc, more, checksEl, empty *node
 	// expanded shows the whole description.
 	expanded bool
 	checks   *keyed[checkRow]
@@ -44,11 +44,13 @@ func newIntro(a *app) *introPart {
 	in.desc = d.el("p", "cv-desc cv-clamp")
 	in.more = button(d, "cv-link cv-more-btn", "Read more", "")
 	in.more.setAttr("aria-expanded", "false")
-	in.checksHead = d.el("h3", "", "Checks")
 	in.empty = d.el("p", "cv-muted cv-small", "This scenario has no expect steps.")
 	list := d.el("ul", "cv-checks")
 	list.setAttr("aria-label", "The scenario's checks")
-	in.el.add(in.title, in.desc, in.more, in.checksHead, in.empty, list)
+	in.el.add(in.title, in.desc, in.more)
+	in.checksEl = d.el("section", "cv-card cv-checks-card").add(d.el("h2", "", "Checks"),
+		d.el("p", "cv-muted cv-small", "The scenario's expect steps, as of now."), in.empty, list)
+	in.checksEl.setAttr("aria-label", "Checks")
 	a.ls.on(in.more, "click", func(dom.Event) {
 		in.expanded = !in.expanded
 		in.desc.setClass(map[bool]string{true: "cv-desc", false: "cv-desc cv-clamp"}[in.expanded])
@@ -100,7 +102,7 @@ func (in *introPart) render(a *app) {
 	in.title.setText(intro.Title)
 	in.desc.setText(intro.Description)
 	in.desc.setHidden(intro.Description == "")
-	in.more.setHidden(len(intro.Description) < 300)
+	in.more.setHidden(len(intro.Description) < 220)
 	checks := view.Checks(s)
 	in.empty.setHidden(len(checks) > 0)
 	keys := make([]string, len(checks))

@@ -52,6 +52,7 @@ func (l *loopPart) render(a *app) {
 		r.el.setClass("cv-loop-row cv-" + v.State)
 		r.title.setText(v.Title)
 		r.role.setText(v.Role)
+		r.el.setAttr("title", v.Title+": "+v.Role)
 		r.state.setClass("cv-state cv-state-" + v.State)
 		r.state.setText(stateLabels[v.State])
 		r.object.setText(v.Object)

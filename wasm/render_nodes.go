@@ -31,7 +31,7 @@ func newNodes(a *app) *nodesPanel {
 	p := &nodesPanel{el: d.el("div", "cv-panel cv-nodes"), empty: d.el("p", "cv-muted", "The cluster has no nodes.")}
 	grid := d.el("div", "cv-node-grid")
 	p.el.add(p.empty, grid)
-	p.cards = newKeyed(grid, func(string) *nodeCard {
+	p.cards = newKeyed(grid, func(key string) *nodeCard {
 		c := &nodeCard{el: d.el("article", "cv-node"), name: d.el("h3", "cv-mono"), ready: d.el("span", "cv-badge"),
 			taints: d.el("ul", "cv-taints"), tiles: d.el("div", "cv-tiles")}
 		c.tiles.setAttr("role", "img")
@@ -39,10 +39,16 @@ func newNodes(a *app) *nodesPanel {
 		self := func(n *node) *node { return n }
 		c.taintItems = newKeyed(c.taints, func(string) *node { return d.el("li", "cv-chip cv-mono") }, self)
 		c.tileItems = newKeyed(c.tiles, func(string) *node { return d.el("span", "") }, self)
-		hoverTitles(a, c.tiles, func() []view.Tile { return c.drawn })
+		c.tiles.setAttr("data-key", key)
 		c.el.add(d.el("div", "cv-node-head").add(c.name, c.ready), c.taints, c.cpu.el, c.mem.el, c.pods.el, c.tiles)
 		return c
 	}, func(c *nodeCard) *node { return c.el })
+	hoverTitles(a, grid, func(key string) []view.Tile {
+		if c := p.cards.byKey[key]; c != nil {
+			return c.drawn
+		}
+		return nil
+	})
 	return p
 }
 

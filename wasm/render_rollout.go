@@ -57,11 +57,17 @@ func newRollout(a *app) *rolloutPart {
 	r.gauges = d.el("div", "cv-gauges").add(r.surge.el, r.unavailable.el)
 	colsEl := d.el("div", "cv-columns")
 	r.hidden = d.el("p", "cv-muted cv-hidden-rs")
-	r.cols = newKeyed(colsEl, func(string) *columnView {
+	r.cols = newKeyed(colsEl, func(key string) *columnView {
 		c := newColumn(d)
-		hoverTitles(a, c.tiles, func() []view.Tile { return c.drawn })
+		c.tiles.setAttr("data-key", key)
 		return c
 	}, func(c *columnView) *node { return c.el })
+	hoverTitles(a, colsEl, func(key string) []view.Tile {
+		if c := r.cols.byKey[key]; c != nil {
+			return c.drawn
+		}
+		return nil
+	})
 	r.legend = d.el("ul", "cv-legend")
 	r.legend.setAttr("aria-label", "What the tiles show")
 	for _, li := range view.Legend() {
@@ -191,17 +197,23 @@ func tileClass(s view.Shape) string {
 	return c
 }
 
-// hoverTitles gives a tile its hover text (view.PodTitle, as of now) each
-// time the pointer reaches it, so that drawing a thousand tiles builds no
-// text at all.
-func hoverTitles(a *app, container *node, drawn func() []view.Tile) {
+// hoverTitles gives a tile under container its hover text (view.PodTitle,
+// as of now) each time the pointer reaches it, so that drawing a thousand
+// tiles builds no text at all. A tile's parent carries data-key, which
+// drawn maps to the tiles as last drawn there.
+func hoverTitles(a *app, container *node, drawn func(key string) []view.Tile) {
 	a.ls.on(container, "mouseover", func(ev dom.Event) {
 		t := ev.Underlying().Get("target")
 		if !t.Get("classList").Call("contains", "cv-tile").Bool() {
 			return
 		}
-		i := js.Global().Get("Array").Get("prototype").Get("indexOf").Call("call", container.Value.Get("children"), t).Int()
-		tiles := drawn()
+		parent := t.Get("parentNode")
+		key := parent.Call("getAttribute", "data-key")
+		if key.IsNull() {
+			return
+		}
+		i := js.Global().Get("Array").Get("prototype").Get("indexOf").Call("call", parent.Get("children"), t).Int()
+		tiles := drawn(key.String())
 		if i < 0 || i >= len(tiles) || a.inst.Sim == nil {
 			return
 		}

@@ -121,7 +121,10 @@ func TestUIPageLoadsAndDrawsTheRolloutFirst(t *testing.T) {
 		Tiles    int      `json:"tiles"`
 		Tabs     []string `json:"tabs"`
 		Status   string   `json:"status"`
+		Hover    string   `json:"hover"`
 	}](t, p, `(() => {
+		const tile = document.querySelector(".cv-columns .cv-tile");
+		tile.dispatchEvent(new MouseEvent("mouseover", {bubbles: true}));
 		const q = (s) => document.querySelector(s);
 		const all = (s) => [...document.querySelectorAll(s)].map((e) => e.textContent);
 		return {
@@ -134,6 +137,7 @@ func TestUIPageLoadsAndDrawsTheRolloutFirst(t *testing.T) {
 			tiles: document.querySelectorAll(".cv-rollout .cv-tiles .cv-tile").length,
 			tabs: all(".cv-tab"),
 			status: q("#status").textContent,
+			hover: tile.title,
 		};
 	})()`)
 	t.Logf("first render %.0f ms after the navigation started", got.Mounted)
@@ -146,6 +150,7 @@ func TestUIPageLoadsAndDrawsTheRolloutFirst(t *testing.T) {
 	assert.Positive(t, got.Tiles)
 	assert.Equal(t, []string{"Charts", "Nodes", "Events", "Console", "Editor", "Revisions", "Selectors"}, got.Tabs)
 	assert.Contains(t, got.Status, version.Version)
+	assert.Regexp(t, `^web-[a-z0-9]+-[a-z0-9]+: (Pending|ContainerCreating|Running, not ready|Available)`, got.Hover, "a tile's hover text")
 	p.assertNoConsoleErrors(t)
 }
 

@@ -32,7 +32,8 @@ type LoopRow struct {
 	Object   string
 	Observed string
 	Desired  string
-	// Step is the action it took, what it waits for, or "in sync".
+	// Step is the action it took, what it waits for, or "in sync" (with
+	// what it observed: "in sync: 3 pods (3 ready, 3 available)").
 	Step string
 	// More counts the other objects it also acted on (or waited on) this
 	// second; Items lists up to MaxLoopItems of them.
@@ -98,6 +99,8 @@ func recordStep(r *controller.SyncRecord) string {
 		return r.Action
 	case r.Waiting != "":
 		return r.Waiting
+	case r.Observed != "":
+		return "in sync: " + r.Observed
 	}
 	return "in sync"
 }

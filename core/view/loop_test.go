@@ -30,7 +30,7 @@ func TestLoopHasEveryControllerInTickOrder(t *testing.T) {
 		"replicaset-controller", "default-scheduler", "kubelet", "endpoint-controller"}, keys)
 	by := rowsByKey(rows)
 	assert.Equal(t, "in-sync", by["deployment-controller"].State)
-	assert.Equal(t, "in sync", by["deployment-controller"].Step)
+	assert.Equal(t, "in sync: 10 replicas: 10 updated, 10 available", by["deployment-controller"].Step)
 	assert.Equal(t, "deployment/web", by["deployment-controller"].Object)
 	assert.Equal(t, "in sync: no pod is waiting for a node", by["default-scheduler"].Step)
 	assert.Equal(t, "in sync: nothing has lost its owner", by["garbage-collector-controller"].Step)
@@ -85,6 +85,9 @@ func TestLoopRowPrefersActionsThenTheFocus(t *testing.T) {
 	fillRow(&row, recs[:1], "", "idle")
 	assert.Equal(t, "in-sync", row.State)
 	assert.Equal(t, "in sync", row.Step)
+	row = LoopRow{}
+	fillRow(&row, []controller.SyncRecord{{Object: "node/n", Observed: "Ready", InSync: true}}, "", "idle")
+	assert.Equal(t, "in sync: Ready", row.Step)
 
 	assert.True(t, aboutFocus("pod/web-5d9c-x2", "web"))
 	assert.False(t, aboutFocus("pod/webby", "web"))
