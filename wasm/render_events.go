@@ -34,7 +34,7 @@ func newEvents(a *app) *eventsPanel {
 	p.kind.setAttr("aria-label", "Filter events by type")
 	for _, o := range []struct{ v, t string }{{"", "All types"}, {"Normal", "Normal"}, {"Warning", "Warning"}, {view.RowStep, "Steps"}} {
 		opt := d.el("option", "", o.t)
-		opt.setAttr("value", o.v)
+		opt.SetAttribute("value", o.v) // also when "": an option without one takes its text
 		p.kind.add(opt)
 	}
 	p.count = d.el("span", "cv-muted cv-small")

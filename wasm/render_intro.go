@@ -93,7 +93,7 @@ func (in *introPart) render(a *app) {
 			in.picker.add(o)
 		}
 		custom := a.d.el("option", "", "Your own scenario (edited or shared)")
-		custom.setAttr("value", "")
+		custom.SetAttribute("value", "") // an option without a value takes its text
 		in.picker.add(custom)
 	}
 	in.picker.setValue(a.inst.Name)

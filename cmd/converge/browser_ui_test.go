@@ -369,6 +369,79 @@ func TestUIKeyboardShortcuts(t *testing.T) {
 	p.assertNoConsoleErrors(t)
 }
 
+// The scenario picker, the scrubber, the events' filter and time links, the
+// charts, the nodes and the selectors' verdict respond as a user expects.
+func TestUIViewsRespondToTheUser(t *testing.T) {
+	srv := startServe(t)
+	p := openUI(t, srv, "/?scenario=rolling-update&t=30", 1280, 800, "light")
+	got := evalJS[struct {
+		Picked      string   `json:"picked"`
+		Search      string   `json:"search"`
+		Scrubbed    int      `json:"scrubbed"`
+		Filtered    []string `json:"filtered"`
+		Linked      int      `json:"linked"`
+		Paths       int      `json:"paths"`
+		Marker      string   `json:"marker"`
+		Nodes       []string `json:"nodes"`
+		NodeTiles   int      `json:"nodeTiles"`
+		Verdict     string   `json:"verdict"`
+		VerdictOK   string   `json:"verdictOK"`
+		Applied     string   `json:"applied"`
+		LabelsAfter string   `json:"labelsAfter"`
+	}](t, p, `(() => {
+		const q = (s) => document.querySelector(s);
+		const tab = (name) => q("[data-tab=" + name + "]").click();
+		const input = (el, v) => { el.value = v; el.dispatchEvent(new Event("input", {bubbles: true})); };
+		const out = {};
+		const picker = q(".cv-picker");
+		picker.value = "basic-loop";
+		picker.dispatchEvent(new Event("change"));
+		out.picked = q(".cv-intro-title").textContent;
+		out.search = location.search;
+		input(q(".cv-scrub"), "25");
+		out.scrubbed = converge.time();
+		tab("events");
+		input(q(".cv-events input"), "scaled up");
+		out.filtered = [...document.querySelectorAll(".cv-event-table tbody tr td:nth-child(3)")].map((e) => e.textContent);
+		const link = q(".cv-event-table tbody button");
+		link.click();
+		out.linked = converge.time() === Number(link.dataset.t) ? 1 : 0;
+		tab("charts");
+		out.paths = [...document.querySelectorAll(".cv-line")].filter((e) => e.getAttribute("d").startsWith("M")).length;
+		out.marker = q(".cv-marker").getAttribute("x1");
+		tab("nodes");
+		out.nodes = [...document.querySelectorAll(".cv-node h3")].map((e) => e.textContent);
+		out.nodeTiles = document.querySelectorAll(".cv-node .cv-tile").length;
+		tab("selectors");
+		const [, labels] = document.querySelectorAll(".cv-edit input");
+		input(labels, "app=api-v2");
+		out.verdict = q(".cv-verdict").textContent;
+		input(labels, "app=web,tier=front");
+		out.verdictOK = q(".cv-verdict").textContent;
+		q(".cv-edit .cv-primary").click();
+		out.applied = converge.snapshot().deployments[0].spec.template.metadata.labels.tier ?? "";
+		out.labelsAfter = labels.value;
+		return out;
+	})()`)
+	assert.Equal(t, "The basic loop, scaling up and down", got.Picked)
+	assert.Equal(t, "?scenario=basic-loop", got.Search)
+	assert.Equal(t, 25, got.Scrubbed)
+	require.NotEmpty(t, got.Filtered)
+	for _, r := range got.Filtered {
+		assert.Equal(t, "ScalingReplicaSet", r)
+	}
+	assert.Equal(t, 1, got.Linked, "an event's time seeks there")
+	assert.Equal(t, 5, got.Paths, "desired, total, updated, ready, available")
+	assert.NotEmpty(t, got.Marker)
+	assert.Equal(t, []string{"node-1", "node-2", "node-3"}, got.Nodes)
+	assert.Positive(t, got.NodeTiles)
+	assert.Contains(t, got.Verdict, "The Deployment \"web\" is invalid: spec.template.metadata.labels: Invalid value: {\"app\":\"api-v2\"}: `selector` does not match template `labels`")
+	assert.Equal(t, "deployment.apps/web patched (server dry run)", got.VerdictOK)
+	assert.Equal(t, "front", got.Applied)
+	assert.Equal(t, "app=web,tier=front", got.LabelsAfter)
+	p.assertNoConsoleErrors(t)
+}
+
 // uiView is one screenshot: a scenario at a second, a tab.
 type uiView struct {
 	name, path, tab string
