@@ -185,16 +185,20 @@ func syncTiles(k *keyed[node], tiles []view.Tile) {
 }
 
 // tileClasses are the class names of the tiles, one per shape (style.css
-// draws each), built once.
-var tileClasses = map[view.Shape]string{}
+// draws each), built once and only read after.
+var tileClasses = func() map[view.Shape]string {
+	m := map[view.Shape]string{view.ShapeHollow: "cv-tile s-" + string(view.ShapeHollow)}
+	for _, li := range view.Legend() {
+		m[li.Shape] = "cv-tile s-" + string(li.Shape)
+	}
+	return m
+}()
 
 func tileClass(s view.Shape) string {
-	c, ok := tileClasses[s]
-	if !ok {
-		c = "cv-tile s-" + string(s)
-		tileClasses[s] = c
+	if c, ok := tileClasses[s]; ok {
+		return c
 	}
-	return c
+	return "cv-tile s-" + string(s)
 }
 
 // hoverTitles gives a tile under container its hover text (view.PodTitle,
