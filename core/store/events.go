@@ -1,7 +1,6 @@
 package store
 
 import (
-	"fmt"
 	"strconv"
 
 	"converge/core/api"
@@ -54,7 +53,7 @@ func (s *Store) RecordEvent(obj api.Object, component, host, eventType, reason, 
 		ns = api.NamespaceDefault
 	}
 	e := &api.Event{
-		ObjectMeta:     api.ObjectMeta{Name: fmt.Sprintf("%s.%x", m.Name, now.UnixNano()+s.evSeq), Namespace: ns},
+		ObjectMeta:     api.ObjectMeta{Name: eventName(m.Name, now.UnixNano()+s.evSeq), Namespace: ns},
 		InvolvedObject: api.ObjectReference{Kind: kind, Namespace: m.Namespace, Name: m.Name, UID: m.UID},
 		Reason:         reason, Message: message, Type: eventType,
 		Source:         api.EventSource{Component: component, Host: host},
@@ -64,10 +63,17 @@ func (s *Store) RecordEvent(obj api.Object, component, host, eventType, reason, 
 	e.UID = s.newUID()
 	e.ResourceVersion = s.nextEventRV()
 	e.CreationTimestamp = now
-	k := key(e.Namespace, e.Name)
-	c.add(k, e)
-	s.uidIx[e.UID] = api.KindEvent + "|" + k
+	// Events are not indexed by uid: nothing owns them or looks them up so.
+	c.add(key(e.Namespace, e.Name), e)
 	return short(e)
+}
+
+// eventName is client-go's "<object>.<hex of the timestamp>".
+func eventName(object string, n int64) string {
+	b := make([]byte, 0, len(object)+17)
+	b = append(b, object...)
+	b = append(b, '.')
+	return string(strconv.AppendInt(b, n, 16))
 }
 
 func short(e *api.Event) EmittedEvent {
@@ -77,6 +83,9 @@ func short(e *api.Event) EmittedEvent {
 
 // ShortRef renders kind and name as kubectl's short reference: deployment/web, pod/web-5d9c7b8f4-x2kq.
 func ShortRef(kind, name string) string {
+	if l, ok := lowerKinds[kind]; ok {
+		return l + "/" + name
+	}
 	return lower(kind) + "/" + name
 }
 
@@ -97,3 +106,8 @@ func (s *Store) nextEventRV() string {
 }
 
 func fmtInt(n int64) string { return strconv.FormatInt(n, 10) }
+
+var lowerKinds = map[string]string{
+	api.KindDeployment: "deployment", api.KindReplicaSet: "replicaset", api.KindPod: "pod", api.KindNode: "node",
+	api.KindConfigMap: "configmap", api.KindService: "service", api.KindEndpoints: "endpoints", api.KindEvent: "event",
+}

@@ -166,7 +166,28 @@ func (s *Store) newUID() string {
 	s.uids++
 	x := s.uids * 0x9e3779b97f4a7c15
 	y := (s.uids + 0x5bd1e995) * 0xbf58476d1ce4e5b9
-	return fmt.Sprintf("%08x-%04x-4%03x-8%03x-%012x", uint32(x>>32), uint16(x>>16), uint16(x)&0xfff, uint16(y>>48)&0xfff, y&0xffffffffffff)
+	var b [36]byte
+	hexInto(b[0:8], uint64(uint32(x>>32)))
+	b[8] = '-'
+	hexInto(b[9:13], uint64(uint16(x>>16)))
+	b[13] = '-'
+	b[14] = '4'
+	hexInto(b[15:18], uint64(uint16(x)&0xfff))
+	b[18] = '-'
+	b[19] = '8'
+	hexInto(b[20:23], uint64(uint16(y>>48)&0xfff))
+	b[23] = '-'
+	hexInto(b[24:36], y&0xffffffffffff)
+	return string(b[:])
+}
+
+// hexInto writes v as zero-padded lower-case hex filling dst.
+func hexInto(dst []byte, v uint64) {
+	const digits = "0123456789abcdef"
+	for i := len(dst) - 1; i >= 0; i-- {
+		dst[i] = digits[v&0xf]
+		v >>= 4
+	}
 }
 
 // nameAlphabet is apimachinery's rand alphabet: no vowels, no 0, 1 or 3.
