@@ -101,7 +101,7 @@ func (x *execCtx) patchOne(in info, typ string, patch any) error {
 		if _, ok := patch.(map[string]any); !ok {
 			return store.NewBadRequest("the request body is not a JSON object")
 		}
-		out = mergePatch(cur, patch)
+		out = store.MergeValue(cur, patch)
 	default:
 		if _, ok := patch.(map[string]any); !ok {
 			return store.NewBadRequest("the request body is not a JSON object")
@@ -166,27 +166,6 @@ func withoutStatus(obj api.Object) any {
 		}
 	}
 	return v
-}
-
-// mergePatch is RFC 7386: objects merge, null deletes, anything else
-// replaces.
-func mergePatch(doc, patch any) any {
-	pm, ok := patch.(map[string]any)
-	if !ok {
-		return patch
-	}
-	dm, ok := doc.(map[string]any)
-	if !ok {
-		dm = map[string]any{}
-	}
-	for k, v := range pm {
-		if v == nil {
-			delete(dm, k)
-			continue
-		}
-		dm[k] = mergePatch(dm[k], v)
-	}
-	return dm
 }
 
 // mergeKeys are the patchMergeKey of the Kubernetes lists that strategic

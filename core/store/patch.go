@@ -76,10 +76,13 @@ func MergePatch(doc, patch []byte) ([]byte, error) {
 	if _, ok := p.(map[string]any); !ok {
 		return nil, fmt.Errorf("a merge patch must be a JSON object")
 	}
-	return json.Marshal(mergeValue(d, p))
+	return json.Marshal(MergeValue(d, p))
 }
 
-func mergeValue(doc, patch any) any {
+// MergeValue applies an RFC 7386 merge patch to a decoded JSON value
+// (map[string]any, []any, ...): objects merge, null deletes, anything else
+// replaces. It may modify doc.
+func MergeValue(doc, patch any) any {
 	pm, ok := patch.(map[string]any)
 	if !ok {
 		return patch
@@ -93,7 +96,7 @@ func mergeValue(doc, patch any) any {
 			delete(dm, k)
 			continue
 		}
-		dm[k] = mergeValue(dm[k], v)
+		dm[k] = MergeValue(dm[k], v)
 	}
 	return dm
 }
