@@ -396,6 +396,15 @@ async function boot(api) {
       instances: () => unwrap(bridge.count()),
     });
     api.startup = def.openURL(global.location?.href ?? "");
+    // A share link pasted into the address bar of a page that is already
+    // open changes only the fragment, which does not reload the page: open
+    // it as a new visit would. (The page writes its own #s= with
+    // history.replaceState, which fires no hashchange.)
+    global.addEventListener?.("hashchange", () => {
+      if (global.location?.hash?.startsWith("#s=")) {
+        api.startup = def.openURL(global.location.href);
+      }
+    });
   } finally {
     delete api._boot;
   }

@@ -467,3 +467,30 @@ func fsReadScenario(name string) (string, error) {
 	data, err := fs.ReadFile(scenarios.FS, name+".yaml")
 	return string(data), err
 }
+
+// A share link pasted into the address bar of an open page changes only the
+// fragment: the page opens the shared scenario without a reload.
+func TestBrowserHashChangeOpensTheShare(t *testing.T) {
+	srv := startServe(t)
+	src, err := fsReadScenario("basic-loop")
+	require.NoError(t, err)
+	share, err := scenario.EncodeShare([]byte(src))
+	require.NoError(t, err)
+	p := openPage(t, srv.URL+"/?scenario=crashloop")
+	p.waitReady(t)
+	got := evalJS[struct {
+		Before string `json:"before"`
+		After  string `json:"after"`
+		Source string `json:"source"`
+		OK     bool   `json:"ok"`
+	}](t, p, `new Promise((resolve) => {
+		const before = converge.name();
+		window.addEventListener("hashchange", () => setTimeout(() =>
+			resolve({before, after: converge.name(), source: converge.source(), ok: converge.startup.ok}), 0), {once: true});
+		location.hash = "s=`+share+`";
+	})`)
+	assert.Equal(t, "crashloop", got.Before)
+	assert.Equal(t, src, got.Source, "the shared scenario is open")
+	assert.True(t, got.OK)
+	p.assertNoConsoleErrors(t)
+}
