@@ -242,8 +242,12 @@ func gauges(d *api.Deployment, rss []*api.ReplicaSet, rec *controller.SyncRecord
 	}
 	surgeMath, unavailMath := deployment.FencepostMath(ms, mu, n)
 	var total int64
+	active := 0
 	for _, rs := range rss {
 		total += int64(api.Deref(rs.Spec.Replicas, 1))
+		if api.Deref(rs.Spec.Replicas, 1) > 0 {
+			active++
+		}
 	}
 	blocking := ""
 	if rec != nil && rec.Rollout != nil {
@@ -252,8 +256,15 @@ func gauges(d *api.Deployment, rss []*api.ReplicaSet, rec *controller.SyncRecord
 	surge = newGauge("surge", int32(max(total-int64(n), 0)), deployment.MaxSurge(d), surgeMath,
 		fmt.Sprintf("%s wanted by the ReplicaSets − %d desired", plural(total, "pod"), n), blocking == deployment.BlockingSurge)
 	used := max(n-d.Status.AvailableReplicas, 0)
-	unavail = newGauge("unavailable", used, deployment.MaxUnavailable(d), unavailMath,
-		fmt.Sprintf("%d desired − %d available", n, d.Status.AvailableReplicas), blocking == deployment.BlockingUnavailable)
+	meaning := fmt.Sprintf("%d desired − %d available", n, d.Status.AvailableReplicas)
+	if active <= 1 && used > deployment.MaxUnavailable(d) {
+		// Pods that are still starting (a first rollout, a scale-up, a
+		// crash) can exceed the budget: it only limits how many old pods a
+		// rollout may take away.
+		meaning += "; no rollout is replacing pods, so this budget is not in play"
+	}
+	unavail = newGauge("unavailable", used, deployment.MaxUnavailable(d), unavailMath, meaning,
+		blocking == deployment.BlockingUnavailable)
 	return surge, unavail
 }
 
