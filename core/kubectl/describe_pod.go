@@ -477,40 +477,17 @@ func (d *describer) pod(p *api.Pod) {
 		}
 	}
 	d.volumes(p.Spec.Volumes, "")
-	qos := p.Status.QOSClass
-	if qos == "" {
-		qos = podQOS(p)
-	}
-	d.write(level0, "QoS Class:\t%s\n", qos)
+	d.write(level0, "QoS Class:\t%s\n", podQOS(p))
 	d.labelsMultiline("", "Node-Selectors", p.Spec.NodeSelector)
 	d.tolerationsMultiline("", "Tolerations", p.Spec.Tolerations)
 	d.events(p)
 }
 
-// podQOS is ComputePodQOS: BestEffort without requests or limits, Guaranteed
-// when every container limits cpu and memory and requests equal limits,
-// else Burstable.
+// podQOS is the class kubectl prints: the pod's status.qosClass, or the
+// class computed from its spec when the status has none.
 func podQOS(p *api.Pod) string {
-	any := false
-	guaranteed := true
-	for _, c := range append(append([]api.Container(nil), p.Spec.InitContainers...), p.Spec.Containers...) {
-		r, l := c.Resources.Requests, c.Resources.Limits
-		for _, name := range []string{api.ResourceCPU, api.ResourceMemory} {
-			rq, hasR := r[name]
-			lq, hasL := l[name]
-			if hasR && rq.Sign() != 0 || hasL && lq.Sign() != 0 {
-				any = true
-			}
-			if !hasL || lq.Sign() == 0 || hasR && rq.MilliValue() != lq.MilliValue() {
-				guaranteed = false
-			}
-		}
+	if p.Status.QOSClass != "" {
+		return p.Status.QOSClass
 	}
-	switch {
-	case !any:
-		return "BestEffort"
-	case guaranteed:
-		return "Guaranteed"
-	}
-	return "Burstable"
+	return api.QOSClass(&p.Spec)
 }

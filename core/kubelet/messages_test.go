@@ -90,7 +90,7 @@ func TestQOSClass(t *testing.T) {
 			for _, r := range tc.res {
 				s.Containers = append(s.Containers, api.Container{Resources: r})
 			}
-			assert.Equal(t, tc.want, qosClass(&s))
+			assert.Equal(t, tc.want, api.QOSClass(&s))
 		})
 	}
 }

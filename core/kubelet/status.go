@@ -42,7 +42,7 @@ func kubeletCondition(t string) bool {
 
 // podStatus is the status the kubelet reports (generateAPIPodStatus).
 func (k *Controller) podStatus(ps *podState, p *api.Pod, now time.Time) api.PodStatus {
-	st := api.PodStatus{HostIP: ps.node.hostIP, PodIP: ps.ip, StartTime: api.NewTimePtr(ps.startTime), QOSClass: qosClass(&p.Spec)}
+	st := api.PodStatus{HostIP: ps.node.hostIP, PodIP: ps.ip, StartTime: api.NewTimePtr(ps.startTime), QOSClass: api.QOSClass(&p.Spec)}
 	st.ContainerStatuses = make([]api.ContainerStatus, len(ps.ctrs))
 	var unready []string
 	for i := range ps.ctrs {
@@ -180,32 +180,6 @@ func podPhase(policy string, cs []api.ContainerStatus, killed bool) string {
 		return api.PodRunning
 	}
 	return api.PodPending
-}
-
-// qosClass is v1qos.GetPodQOS: Guaranteed when every container limits cpu
-// and memory and requests (if given) equal the limits, BestEffort when no
-// container requests or limits either, Burstable otherwise.
-func qosClass(s *api.PodSpec) string {
-	any, guaranteed := false, true
-	for _, c := range s.Containers {
-		for _, r := range []string{api.ResourceCPU, api.ResourceMemory} {
-			lim, hasLim := c.Resources.Limits[r]
-			req, hasReq := c.Resources.Requests[r]
-			if hasLim || hasReq {
-				any = true
-			}
-			if !hasLim || (hasReq && req.MilliValue() != lim.MilliValue()) {
-				guaranteed = false
-			}
-		}
-	}
-	switch {
-	case !any:
-		return "BestEffort"
-	case guaranteed:
-		return "Guaranteed"
-	}
-	return "Burstable"
 }
 
 // statusEqual compares the fields the kubelet writes.

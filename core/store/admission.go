@@ -40,38 +40,8 @@ func preparePodForCreate(p *api.Pod) {
 		p.Status.Phase = api.PodPending
 	}
 	if p.Status.QOSClass == "" {
-		p.Status.QOSClass = qosClass(&p.Spec)
+		p.Status.QOSClass = api.QOSClass(&p.Spec)
 	}
-}
-
-// qosClass is the pod's QoS class: Guaranteed when every container has cpu
-// and memory limits equal to its requests, BestEffort when none has any
-// request or limit, Burstable otherwise.
-func qosClass(s *api.PodSpec) string {
-	set, guaranteed := false, true
-	for _, c := range append(append([]api.Container(nil), s.InitContainers...), s.Containers...) {
-		for _, r := range []string{api.ResourceCPU, api.ResourceMemory} {
-			req, hasReq := c.Resources.Requests[r]
-			lim, hasLim := c.Resources.Limits[r]
-			if hasReq && !req.IsZero() || hasLim && !lim.IsZero() {
-				set = true
-			}
-			if !hasLim {
-				guaranteed = false
-				continue
-			}
-			if hasReq && req.MilliValue() != lim.MilliValue() {
-				guaranteed = false
-			}
-		}
-	}
-	switch {
-	case !set:
-		return "BestEffort"
-	case guaranteed:
-		return "Guaranteed"
-	}
-	return "Burstable"
 }
 
 // prepareServiceForCreate allocates a ClusterIP-type Service's address from
