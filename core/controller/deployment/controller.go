@@ -2,6 +2,7 @@ package deployment
 
 import (
 	"fmt"
+	"maps"
 	"time"
 
 	"converge/core/api"
@@ -244,7 +245,7 @@ func (s *syncer) writeDeployment() error {
 		return err
 	}
 	revBefore := cur.Annotations[api.RevisionAnnotation]
-	if statusEqual(&cur.Status, &s.d.Status) && stringMapsEqual(cur.Annotations, s.d.Annotations) {
+	if statusEqual(&cur.Status, &s.d.Status) && maps.Equal(cur.Annotations, s.d.Annotations) {
 		return nil
 	}
 	s.d.ResourceVersion = ""

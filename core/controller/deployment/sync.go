@@ -325,15 +325,3 @@ func copyInt32(p *int32) *int32 {
 }
 
 func statusEqual(a, b *api.DeploymentStatus) bool { return reflect.DeepEqual(a, b) }
-
-func stringMapsEqual(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
-}

@@ -12,6 +12,7 @@
 package endpoints
 
 import (
+	"maps"
 	"strconv"
 	"strings"
 	"time"
@@ -276,7 +277,7 @@ func (c *Controller) syncService(ctx *controller.Context, svc *api.Service, key 
 	}
 	subsets, truncated := c.desired(svc, pods, st)
 	wantLabels := endpointsLabels(svc)
-	if cur != nil && subsetsEqual(cur.Subsets, subsets) && labelsEqual(cur.Labels, wantLabels) &&
+	if cur != nil && subsetsEqual(cur.Subsets, subsets) && maps.Equal(cur.Labels, wantLabels) &&
 		(cur.Annotations[AnnotationOverCapacity] == "truncated") == truncated {
 		st.remember(sig, pods)
 		rec.InSync = true
@@ -345,18 +346,6 @@ func endpointsLabels(svc *api.Service) map[string]string {
 		l[LabelHeadless] = ""
 	}
 	return l
-}
-
-func labelsEqual(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
 }
 
 // deleteOrphans deletes the Endpoints the controller made for Services that
