@@ -2,6 +2,7 @@ package sim
 
 import (
 	"converge/core/api"
+	"converge/core/controller/deployment"
 )
 
 // Sample is the per-second summary the page charts and the scrubber's
@@ -44,9 +45,7 @@ func (s *Sim) record(st *state) {
 	for _, d := range st.store.Deployments() {
 		ds := DeploymentSample{Name: d.Name, Desired: api.Deref(d.Spec.Replicas, 1), Updated: d.Status.UpdatedReplicas,
 			Ready: d.Status.ReadyReplicas, Available: d.Status.AvailableReplicas, Total: d.Status.Replicas}
-		if ru := d.Spec.Strategy.RollingUpdate; ru != nil && d.Spec.Strategy.Type == api.RollingUpdateDeploymentStrategyType {
-			ds.MaxSurge, ds.MaxUnavail = resolveBudgets(ru, ds.Desired)
-		}
+		ds.MaxSurge, ds.MaxUnavail = deployment.MaxSurge(d), deployment.MaxUnavailable(d)
 		smp.Deployments = append(smp.Deployments, ds)
 	}
 	for _, tr := range st.tick.Traffic {
@@ -68,29 +67,6 @@ func (s *Sim) record(st *state) {
 		s.samples = append(s.samples, Sample{T: int64(len(s.samples))})
 	}
 	s.samples[st.t] = smp
-}
-
-// resolveBudgets resolves maxSurge (rounded up) and maxUnavailable (rounded
-// down) against replicas, with the both-zero rule, as the Deployment
-// controller does.
-func resolveBudgets(ru *api.RollingUpdateDeployment, replicas int32) (surge, unavail int32) {
-	if ru.MaxSurge != nil {
-		if v, err := api.ScaledValue(ru.MaxSurge, int(replicas), true); err == nil {
-			surge = int32(v)
-		}
-	}
-	if ru.MaxUnavailable != nil {
-		if v, err := api.ScaledValue(ru.MaxUnavailable, int(replicas), false); err == nil {
-			unavail = int32(v)
-		}
-	}
-	if surge == 0 && unavail == 0 {
-		unavail = 1
-	}
-	if unavail > replicas {
-		unavail = replicas
-	}
-	return surge, unavail
 }
 
 // History returns the samples of every second computed so far, from 0.
