@@ -82,11 +82,18 @@ func ScaledValue(v *IntOrString, total int, roundUp bool) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("invalid value for IntOrString: invalid value %q: %v", v.StrVal, err)
 	}
-	f := float64(p) * float64(total) / 100
-	if roundUp {
-		return int(math.Ceil(f)), nil
+	// Integer arithmetic: p·total/100 rounded by the remainder, with p
+	// capped so that the product cannot overflow.
+	n := int64(min(max(p, -math.MaxInt32), math.MaxInt32)) * int64(total)
+	q := n / 100
+	if r := n % 100; r != 0 && roundUp == (r > 0) {
+		if r > 0 {
+			q++
+		} else {
+			q--
+		}
 	}
-	return int(math.Floor(f)), nil
+	return int(q), nil
 }
 
 // ParsePercent parses "25%" into 25. It reports false for anything else.

@@ -31,16 +31,14 @@ func scaledValue(v *api.IntOrString, total int32, roundUp bool) (int32, error) {
 	if !v.IsString {
 		return v.IntVal, nil
 	}
-	p, ok := api.ParsePercent(v.StrVal)
-	if !ok {
+	if _, ok := api.ParsePercent(v.StrVal); !ok {
 		return 0, fmt.Errorf("%w: invalid value %q: must be an integer or percentage (e.g '5%%')", errInvalidIntOrPercent, v.StrVal)
 	}
-	n := int64(min(p, math.MaxInt32)) * int64(total)
-	q := n / 100
-	if roundUp && n%100 != 0 {
-		q++
+	q, err := api.ScaledValue(v, int(total), roundUp)
+	if err != nil {
+		return 0, fmt.Errorf("%w: %v", errInvalidIntOrPercent, err)
 	}
-	return clamp32(q), nil
+	return clamp32(int64(q)), nil
 }
 
 func clamp32(v int64) int32 {
