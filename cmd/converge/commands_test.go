@@ -232,12 +232,14 @@ func TestSharePayloadForms(t *testing.T) {
 		"abc":                          "abc",
 		"http://x/#s=abc":              "abc",
 		"http://x/?scenario=a#t=3&s=q": "q",
+		"s=abc":                        "abc",
+		"http://x/#abc":                "abc",
 	} {
 		got, err := sharePayload(in)
 		require.NoError(t, err, in)
 		assert.Equal(t, want, got)
 	}
-	for _, bad := range []string{"http://x/", "http://x/#t=3"} {
+	for _, bad := range []string{"http://x/", "http://x/#t=3", "t=3", "http://x/?s=abc"} {
 		_, err := sharePayload(bad)
 		assert.Error(t, err, bad)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"converge/core/scenario"
+	"converge/wasm/bridge"
 )
 
 // defaultShareBase is where share links point unless --base says otherwise:
@@ -82,8 +83,9 @@ is refused.`,
 	},
 }
 
-// sharePayload takes the SHARE part out of a link: the s= value of the
-// fragment, or the argument itself when it is not a URL.
+// sharePayload takes the SHARE part out of a link: the s= value of its
+// fragment, read as the page reads it (bridge.ParseAddress), or the argument
+// itself when it is neither a URL nor a fragment.
 func sharePayload(link string) (string, error) {
 	link = strings.TrimSpace(link)
 	frag := link
@@ -92,10 +94,8 @@ func sharePayload(link string) (string, error) {
 	} else if strings.Contains(link, "://") {
 		return "", fmt.Errorf("%s: the link has no #s= fragment", link)
 	}
-	for _, part := range strings.Split(frag, "&") {
-		if v, ok := strings.CutPrefix(part, "s="); ok {
-			return v, nil
-		}
+	if a := bridge.ParseAddress("#" + frag); a.HasShare {
+		return a.Share, nil
 	}
 	if strings.Contains(frag, "=") {
 		return "", fmt.Errorf("the link's fragment has no s= part")
