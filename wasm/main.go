@@ -24,14 +24,15 @@ import (
 )
 
 func main() {
-	install(js.Global(), bridge.NewLibrary(scenarios.FS))
+	install(js.Global(), bridge.NewLibrary(scenarios.FS), newApp)
 	select {} // keep the Go runtime alive for the page's calls
 }
 
-// install makes the page's bridge and settles the boot handshake found on
-// global.converge._boot, or, without one, sets global.converge to the raw
-// bridge. It returns the page (nil if building it panicked).
-func install(global js.Value, lib *bridge.Library) (p *page) {
+// install makes the page's bridge, whose instances draw with newRenderer,
+// and settles the boot handshake found on global.converge._boot, or,
+// without one, sets global.converge to the raw bridge. It returns the page
+// (nil if building it panicked).
+func install(global js.Value, lib *bridge.Library, newRenderer RendererFunc) (p *page) {
 	api := global.Get("converge")
 	var boot js.Value
 	if api.Type() == js.TypeObject {
@@ -45,7 +46,7 @@ func install(global js.Value, lib *bridge.Library) (p *page) {
 			}
 		}
 	}()
-	p = newPage(lib)
+	p = newPage(lib, newRenderer)
 	if boot.Type() == js.TypeObject {
 		boot.Call("resolve", p.obj)
 	} else {
