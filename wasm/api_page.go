@@ -21,7 +21,9 @@ type page struct {
 	funcs *funcs
 }
 
-// newPage makes the raw bridge object for a page whose library is lib:
+// newPage makes the raw bridge object for a page whose library is lib and
+// whose instances draw with newRenderer (main passes newApp; nil draws
+// nothing, as in the bridge's own tests):
 //
 //	version          the simulator's version
 //	default          the default instance's raw object
@@ -30,8 +32,8 @@ type page struct {
 //	fromFragment(s)  the YAML a share payload carries, or an Error
 //	toFragment(yaml) the share payload of a YAML text, or an Error
 //	count()          how many instances are alive
-func newPage(lib *bridge.Library) *page {
-	p := &page{instances: newInstances(lib)}
+func newPage(lib *bridge.Library, newRenderer RendererFunc) *page {
+	p := &page{instances: newInstances(lib, newRenderer)}
 	p.funcs = &funcs{obj: js.Global().Get("Object").New()}
 	p.obj = p.funcs.obj
 	p.obj.Set("version", version.Version)

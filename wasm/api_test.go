@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"honnef.co/go/js/dom/v2"
 
 	"converge/core/scenario"
 	"converge/core/sim"
@@ -42,7 +43,7 @@ duration: 30s
 // newTestPage makes a page on the test library, with nothing loaded.
 func newTestPage(t *testing.T) *page {
 	t.Helper()
-	return newPage(testLib())
+	return newPage(testLib(), nil)
 }
 
 // rawCall calls obj.name(args...) the way converge.js does, failing the
@@ -397,9 +398,6 @@ func TestChangesRenderEveryMountAndDisposeDisposesThem(t *testing.T) {
 
 func TestMountWithoutARendererDrawsNothing(t *testing.T) {
 	t.Parallel()
-	if NewRenderer != nil {
-		t.Skip("the UI's renderer is linked in; it needs a DOM (browser tests)")
-	}
 	p := newTestPage(t)
 	rawCall(p.def.obj, "load", webYAML)
 	node := js.Global().Get("Object").New()
@@ -432,4 +430,77 @@ func TestAPanicIsAnInternalErrorNotACrash(t *testing.T) {
 			tc.want(t, out)
 		})
 	}
+}
+
+// shadowRoot is a stand-in for a shadow root (Node has no DOM).
+func shadowRoot() js.Value {
+	node := js.Global().Get("Object").New()
+	node.Set("nodeType", 11)
+	return node
+}
+
+func TestMountDrawsWithTheRendererThePageWasGiven(t *testing.T) {
+	t.Parallel()
+	var made []MountOptions
+	fake := &fakeRenderer{}
+	p := newPage(testLib(), func(inst *Instance, root dom.Node, opts MountOptions) Renderer {
+		made = append(made, opts)
+		return fake
+	})
+	obj := p.newObject(p.instances.create())
+	rawCall(obj, "load", webYAML)
+	got := rawCall(obj, "mount", shadowRoot(), map[string]any{"embed": true})
+	require.Equal(t, js.TypeBoolean, got.Type(), errorOf(got))
+	assert.True(t, got.Bool())
+	assert.Equal(t, []MountOptions{{Embed: true}}, made, "every instance of the page draws with it")
+	assert.Equal(t, []int64{0}, fake.renders, "mount renders once")
+	rawCall(obj, "step", 1)
+	assert.Equal(t, []int64{0, 1}, fake.renders)
+}
+
+func TestBatchRendersOncePerAction(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		do   func(inst *Instance)
+		want []int64
+	}{
+		{name: "a command", do: func(inst *Instance) { inst.Run("scale deployment/web --replicas=3") }, want: []int64{1}},
+		{name: "several changes", do: func(inst *Instance) {
+			inst.Step(2)
+			inst.Run("cordon node-1")
+			inst.SeekTo(10)
+		}, want: []int64{10}},
+		{name: "a batch in a batch", do: func(inst *Instance) {
+			inst.Batch(func() { inst.Step(1) })
+			inst.Step(1)
+		}, want: []int64{2}},
+		{name: "nothing changed", do: func(*Instance) {}, want: []int64{0}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			p := newTestPage(t)
+			inst := p.instances.create()
+			require.False(t, inst.Load([]byte(webYAML)).HasErrors())
+			r := &fakeRenderer{}
+			inst.mounts = append(inst.mounts, mount{root: shadowRoot(), renderer: r})
+			inst.Batch(func() { tc.do(inst) })
+			assert.Equal(t, tc.want, r.renders, "one render, of the state the action produced")
+			inst.Step(1)
+			assert.Len(t, r.renders, len(tc.want)+1, "after the batch every change renders again")
+		})
+	}
+}
+
+func TestBatchEndsWhenItsActionPanics(t *testing.T) {
+	t.Parallel()
+	p := newTestPage(t)
+	inst := p.instances.create()
+	require.False(t, inst.Load([]byte(webYAML)).HasErrors())
+	r := &fakeRenderer{}
+	inst.mounts = append(inst.mounts, mount{root: shadowRoot(), renderer: r})
+	assert.Panics(t, func() { inst.Batch(func() { panic("boom") }) })
+	inst.Step(1)
+	assert.Equal(t, []int64{1}, r.renders, "the instance renders again")
 }

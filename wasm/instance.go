@@ -39,8 +39,14 @@ type Instance struct {
 	// when there is none; the next successful load clears it.
 	Err string
 
-	lib    *bridge.Library
-	mounts []mount
+	lib *bridge.Library
+	// newRenderer makes the renderers that Mount attaches; nil draws
+	// nothing.
+	newRenderer RendererFunc
+	mounts      []mount
+	// batching counts the Batch calls under way: Changed waits for the
+	// outermost one to end.
+	batching int
 	// funcs are the js.Funcs of the instance's JS object; dispose releases
 	// them.
 	funcs    []js.Func
@@ -54,8 +60,8 @@ type mount struct {
 	renderer Renderer
 }
 
-// Renderer draws an instance into part of the DOM; the UI engineer
-// implements it (wasm/render*.go).
+// Renderer draws an instance into part of the DOM; app (render.go) is the
+// page's.
 type Renderer interface {
 	// Render is called after every change (load, step, seek, run).
 	Render(inst *Instance)
@@ -70,21 +76,39 @@ type MountOptions struct {
 	Embed bool
 }
 
-// NewRenderer is set by the UI code (wasm/render*.go) in an init func; nil
-// means nothing is drawn.
-var NewRenderer func(inst *Instance, root dom.Node, opts MountOptions) Renderer
+// RendererFunc makes a renderer of inst that draws into root. main passes
+// the page's (newApp) to newPage; the instances hand it to Mount.
+type RendererFunc func(inst *Instance, root dom.Node, opts MountOptions) Renderer
 
 // ErrNoScenario is the error of a call that needs a simulation before one
 // is loaded.
 var ErrNoScenario = errors.New("no scenario is loaded: call load or loadBuiltin first")
 
 // Changed calls every mounted renderer's Render. The instance's methods
-// call it after each change. A renderer that panics is reported on the
-// console (console.error) and the others still render.
+// call it after each change; inside Batch it waits for the batch to end. A
+// renderer that panics is reported on the console (console.error) and the
+// others still render.
 func (i *Instance) Changed() {
+	if i.batching > 0 {
+		return
+	}
 	for _, m := range i.mounts {
 		renderSafely(i, m.renderer)
 	}
+}
+
+// Batch runs f, one user action that may change the instance several times
+// (pause, run a command, note its result), and then calls Changed once:
+// every renderer draws once per action, with the state the whole action
+// produced. The methods f calls draw nothing; a Batch inside f is part of
+// the outer one.
+func (i *Instance) Batch(f func()) {
+	i.batching++
+	func() {
+		defer func() { i.batching-- }()
+		f()
+	}()
+	i.Changed()
 }
 
 func renderSafely(i *Instance, r Renderer) {
@@ -201,15 +225,15 @@ func (i *Instance) Complete(line string) []string {
 	return out
 }
 
-// Mount attaches a renderer (NewRenderer) drawing into root and renders
-// once. It reports false when there is no renderer (NewRenderer is nil).
-// Mounting on a node again replaces its renderer.
+// Mount attaches a renderer (the instance's RendererFunc) drawing into
+// root and renders once. It reports false when the instance has no
+// RendererFunc. Mounting on a node again replaces its renderer.
 func (i *Instance) Mount(root js.Value, opts MountOptions) bool {
 	i.Unmount(root)
-	if NewRenderer == nil {
+	if i.newRenderer == nil {
 		return false
 	}
-	r := NewRenderer(i, dom.WrapNode(root), opts)
+	r := i.newRenderer(i, dom.WrapNode(root), opts)
 	if r == nil {
 		return false
 	}
@@ -249,19 +273,22 @@ func (i *Instance) dispose() {
 // instances is the handle table of one page: id → *Instance. main makes
 // one; nothing else holds instances.
 type instances struct {
-	lib  *bridge.Library
-	next int
-	byID map[int]*Instance
+	lib         *bridge.Library
+	newRenderer RendererFunc
+	next        int
+	byID        map[int]*Instance
 }
 
-func newInstances(lib *bridge.Library) *instances {
-	return &instances{lib: lib, byID: map[int]*Instance{}}
+// newInstances makes the table of a page whose library is lib and whose
+// instances draw with newRenderer (nil: they draw nothing).
+func newInstances(lib *bridge.Library, newRenderer RendererFunc) *instances {
+	return &instances{lib: lib, newRenderer: newRenderer, byID: map[int]*Instance{}}
 }
 
 // create adds an instance with no simulation.
 func (t *instances) create() *Instance {
 	t.next++
-	inst := &Instance{ID: t.next, lib: t.lib}
+	inst := &Instance{ID: t.next, lib: t.lib, newRenderer: t.newRenderer}
 	t.byID[inst.ID] = inst
 	return inst
 }

@@ -73,7 +73,7 @@ func TestInstall(t *testing.T) {
 				global.Set("converge", api)
 			}
 
-			p := install(global, testLib())
+			p := install(global, testLib(), nil)
 			require.NotNil(t, p)
 
 			var raw js.Value
@@ -104,7 +104,7 @@ func TestInstallRejectsReadyWhenItPanics(t *testing.T) {
 	global.Set("converge", api)
 
 	var p *page
-	assert.NotPanics(t, func() { p = install(global, testLib()) })
+	assert.NotPanics(t, func() { p = install(global, testLib(), nil) })
 
 	assert.Nil(t, p)
 	assert.Empty(t, boot.resolved)

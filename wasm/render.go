@@ -9,8 +9,6 @@ import (
 	"converge/core/view"
 )
 
-func init() { NewRenderer = newApp }
-
 // app draws one instance: the whole page, or the compact embed view of
 // <converge-sim> and ?embed=1. It builds its elements once and then, on
 // every Render, applies the view model (core/view) to them part by part;
@@ -29,6 +27,9 @@ type app struct {
 	// focus is the Deployment the rollout, charts, revisions and
 	// selectors are about ("" for the first by name).
 	focus string
+	// console is the kubectl console's log and history: the commands of
+	// the console and the page's buttons (app.command).
+	console view.Console
 
 	alert      *node
 	loading    *node
@@ -48,6 +49,7 @@ type panel interface {
 	render(a *app)
 }
 
+// newApp is the page's RendererFunc (main hands it to newPage).
 func newApp(inst *Instance, mount dom.Node, opts MountOptions) Renderer {
 	a := &app{inst: inst, opts: opts, d: newDoc(), mount: mount}
 	a.build()

@@ -73,12 +73,7 @@ func newRevisions(a *app) *revisionsPanel {
 	p.toOpts = newKeyed(p.to, func(string) *node { return d.el("option", "") }, self)
 	a.ls.on(body, "click", func(ev dom.Event) {
 		if cmd := ev.Target().GetAttribute("data-command"); cmd != "" {
-			a.play.pause()
-			r := a.inst.Run(cmd)
-			a.console().echo(a, cmd, r.Output, r.Error, r.At, r.Index >= 0)
-			if r.Index >= 0 {
-				a.shareURL()
-			}
+			a.command(cmd, view.FromButton, nil)
 		}
 	})
 	pick := func(dom.Event) {

@@ -8,6 +8,7 @@ import (
 
 	"honnef.co/go/js/dom/v2"
 
+	"converge/core/sim"
 	"converge/core/view"
 )
 
@@ -91,15 +92,8 @@ func newSelectors(a *app) *selectorsPanel {
 		if p.command == "" {
 			return
 		}
-		cmd := p.command
-		a.play.pause()
-		r := a.inst.Run(cmd)
-		a.console().echo(a, cmd, r.Output, r.Error, r.At, r.Index >= 0)
-		if r.Index >= 0 {
-			a.shareURL()
-		}
-		p.edited = false
-		p.fill(a)
+		// The render that follows fills the form again from the result.
+		a.command(p.command, view.FromButton, func(sim.StepResult) { p.edited = false })
 	})
 	return p
 }

@@ -7,23 +7,18 @@ import (
 
 	"honnef.co/go/js/dom/v2"
 
-	"converge/core/scenario"
 	"converge/core/view"
 )
 
-// editorPanel is the scenario's YAML with line numbers, validated as you
-// type (view.Validate: the parser's and the API server's own messages, at
-// their line and column, drawn over the text), and Apply, which restarts
-// the simulation from the text.
+// editorPanel draws the scenario editor (view.Editor, which decides): the
+// scenario's YAML with line numbers, validated as you type (the parser's
+// and the API server's own messages, at their line and column, drawn over
+// the text), and Apply, which restarts the simulation from the text.
 type editorPanel struct {
 	el, status, apply, revert, gutter, area, text, marks, problems *node
 	markItems                                                      *keyed[editorMark]
 	problemItems                                                   *keyed[node]
-	// dirty is set once the text differs from the scenario's.
-	dirty bool
-	// steps is the scenario's step count when the text was last taken from it.
-	steps    int
-	lastText string
+	model                                                          view.Editor
 }
 
 type editorMark struct{ el, band, caret, msg *node }
@@ -68,8 +63,9 @@ func newEditor(a *app) *editorPanel {
 		return li
 	}, self)
 	a.ls.on(p.text, "input", func(dom.Event) {
-		p.dirty = true
-		p.check(a)
+		p.model.Edit(p.text.value())
+		p.draw()
+		p.scrolled()
 	})
 	a.ls.on(p.text, "scroll", func(dom.Event) { p.scrolled() })
 	a.ls.on(p.text, "keydown", func(ev dom.Event) {
@@ -82,8 +78,8 @@ func newEditor(a *app) *editorPanel {
 	})
 	a.ls.on(p.apply, "click", func(dom.Event) { p.applyText(a) })
 	a.ls.on(p.revert, "click", func(dom.Event) {
-		p.dirty = false
-		p.take(a)
+		p.model.Revert()
+		profiling().part("tab", func() { p.render(a) })
 	})
 	a.ls.on(p.problems, "click", func(ev dom.Event) {
 		t := ev.Target()
@@ -98,62 +94,26 @@ func newEditor(a *app) *editorPanel {
 
 func (p *editorPanel) root() *node { return p.el }
 
-func (p *editorPanel) newSim(a *app) {
-	p.dirty = false
-	p.steps = -1
-}
-
 func (p *editorPanel) render(a *app) {
-	if !p.dirty && len(a.inst.Sim.Scenario().Steps) != p.steps {
-		p.take(a)
+	text, taken := p.model.Take(a.inst.Sim.Scenario(), a.inst.Source)
+	if taken {
+		p.text.setValue(text)
+	}
+	p.draw()
+	if taken {
+		p.scrolled()
 	}
 }
 
-// take puts the scenario's YAML (with the steps added at run time) into
-// the editor.
-func (p *editorPanel) take(a *app) {
-	scn := a.inst.Sim.Scenario()
-	p.steps = len(scn.Steps)
-	text := string(a.inst.Source)
-	if y, err := scn.Marshal(); err == nil {
-		text = string(y)
-	}
-	p.text.setValue(text)
-	p.check(a)
-}
-
-// check validates the text and draws its problems.
-func (p *editorPanel) check(a *app) {
-	text := p.text.value()
-	if text == p.lastText && p.problemItems.order != nil {
-		return
-	}
-	p.lastText = text
-	p.gutter.setText(view.LineNumbers(text))
-	probs := view.Validate([]byte(text))
-	p.show(probs)
-	p.scrolled()
-}
-
-func (p *editorPanel) show(probs []view.Problem) {
-	errs := 0
-	for _, pr := range probs {
-		if !pr.Note {
-			errs++
-		}
-	}
-	switch {
-	case errs == 0 && p.dirty:
-		p.status.setClass("cv-ed-status cv-ok")
-		p.status.setText("Valid. Apply restarts the simulation from 0s.")
-	case errs == 0:
-		p.status.setClass("cv-ed-status cv-muted")
-		p.status.setText("The scenario as it runs, with the steps added from the console.")
-	default:
-		p.status.setClass("cv-ed-status cv-bad")
-		p.status.setText(pluralize(errs, "problem") + ": Apply is disabled until they are fixed.")
-	}
-	p.apply.setBool("disabled", errs > 0)
+// draw applies the model: the status line, Apply, the gutter, the marks
+// over the text and the problem list.
+func (p *editorPanel) draw() {
+	st := p.model.Status()
+	p.status.setClass("cv-ed-status cv-" + string(st.Tone))
+	p.status.setText(st.Text)
+	p.apply.setBool("disabled", !st.CanApply)
+	p.gutter.setText(p.model.Gutter())
+	probs := p.model.Problems()
 	keys := make([]string, len(probs))
 	for i, pr := range probs {
 		keys[i] = pr.Key
@@ -161,8 +121,7 @@ func (p *editorPanel) show(probs []view.Problem) {
 	p.markItems.sync(keys, func(i int, m *editorMark) {
 		pr := probs[i]
 		line := max(pr.Line, 1)
-		note := map[bool]string{true: " cv-note", false: ""}[pr.Note]
-		m.el.setClass("cv-ed-mark" + note)
+		m.el.setClass("cv-ed-mark" + noteClass(pr))
 		m.el.setAttr("data-line", strconv.Itoa(line))
 		m.el.setStyle("top", px(editorPad+(line-1)*editorLine))
 		m.caret.setStyle("left", "calc("+px(editorPad)+" + "+strconv.Itoa(max(pr.Col, 1)-1)+"ch)")
@@ -171,16 +130,19 @@ func (p *editorPanel) show(probs []view.Problem) {
 	})
 	p.problemItems.sync(keys, func(i int, n *node) {
 		pr := probs[i]
-		where := "line " + strconv.Itoa(pr.Line) + ", column " + strconv.Itoa(pr.Col)
-		if pr.Line == 0 {
-			where = "the file"
-		}
-		n.setClass("cv-problem" + map[bool]string{true: " cv-note", false: ""}[pr.Note])
-		n.setText(where + ": " + pr.Message)
+		n.setClass("cv-problem" + noteClass(pr))
+		n.setText(pr.Place() + ": " + pr.Message)
 		n.setAttr("data-line", strconv.Itoa(pr.Line))
 		n.setAttr("data-col", strconv.Itoa(pr.Col))
 		n.setAttr("tabindex", "0")
 	})
+}
+
+func noteClass(pr view.Problem) string {
+	if pr.Note {
+		return " cv-note"
+	}
+	return ""
 }
 
 // scrolled keeps the gutter and the marks aligned with the text.
@@ -193,44 +155,25 @@ func (p *editorPanel) scrolled() {
 
 // moveTo puts the caret at line:col and scrolls it into view.
 func (p *editorPanel) moveTo(line, col int) {
-	text := p.text.value()
-	off, l := 0, 1
-	for off < len(text) && l < line {
-		if text[off] == '\n' {
-			l++
-		}
-		off++
-	}
-	off += max(col-1, 0)
-	off = min(off, len(text))
-	// selectionStart counts UTF-16 units; the scenarios are ASCII in practice.
+	off := view.TextOffset(p.text.value(), line, col)
 	p.text.Focus()
 	p.text.Value.Call("setSelectionRange", off, off)
 	p.text.Value.Set("scrollTop", max((line-3)*editorLine, 0))
 	p.scrolled()
 }
 
-// applyText loads the text: on problems they are shown and the simulation
-// is kept; otherwise the simulation restarts from the text.
+// applyText loads the text, as one action drawn once: on problems they are
+// shown and the simulation is kept; otherwise the simulation restarts from
+// the text and the address carries it.
 func (p *editorPanel) applyText(a *app) {
 	text := p.text.value()
-	a.play.pause()
-	probs := a.inst.Load([]byte(text))
-	if probs.HasErrors() {
-		p.show(problemsOf(probs))
-		return
-	}
-	p.dirty = false
-	a.shareURL()
-	a.showTab("editor")
-}
-
-func problemsOf(ps scenario.Problems) []view.Problem {
-	out := make([]view.Problem, len(ps))
-	for i, pr := range ps {
-		out[i] = view.Problem{Key: "load:" + strconv.Itoa(i), Line: pr.Line, Col: max(pr.Col, 1), Message: pr.Message, Note: pr.Note}
-	}
-	return out
+	a.inst.Batch(func() {
+		a.play.halt()
+		if p.model.Applied(text, a.inst.Load([]byte(text))) {
+			a.shareURL()
+			a.selectTab("editor")
+		}
+	})
 }
 
 func px(n int) string { return strconv.Itoa(n) + "px" }

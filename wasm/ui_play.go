@@ -50,21 +50,43 @@ func (p *player) start() {
 		return
 	}
 	if s.T() >= int64(s.Duration().Seconds()) {
-		// At the end: play from the start again.
-		p.a.inst.SeekTo(0)
+		// At the end: play from the start again, drawn once.
+		p.a.inst.Batch(func() {
+			p.a.inst.SeekTo(0)
+			p.resume()
+		})
+		return
 	}
+	p.resume()
+	p.drawControls()
+}
+
+// resume starts the frames without drawing anything.
+func (p *player) resume() {
 	p.playing = true
 	p.last = 0
 	p.acc = 0
 	p.request()
-	p.a.timeline.render(p.a)
 }
 
+// pause stops play and draws the play button (the pause button, space,
+// the end of the scenario).
 func (p *player) pause() {
+	p.halt()
+	p.drawControls()
+}
+
+// halt stops play without drawing anything, for an action whose one render
+// follows (Instance.Batch): a step, a seek, a command, an Apply.
+func (p *player) halt() {
 	p.playing = false
 	p.stop()
+}
+
+// drawControls draws the timeline alone, which shows whether it plays.
+func (p *player) drawControls() {
 	if p.a.inst.Sim != nil {
-		p.a.timeline.render(p.a)
+		profiling().part("timeline", func() { p.a.timeline.render(p.a) })
 	}
 }
 
@@ -115,10 +137,17 @@ func (p *player) tick(now time.Duration) {
 		n = min(n, maxBatch, max(left, 0))
 		if n > 0 {
 			p.frames++
-			p.a.inst.Step(n)
-		}
-		if p.a.inst.Sim.T() >= end {
+			// One render, with the play button already off at the end.
+			p.a.inst.Batch(func() {
+				p.a.inst.Step(n)
+				if p.a.inst.Sim.T() >= end {
+					p.halt()
+				}
+			})
+		} else if p.a.inst.Sim.T() >= end {
 			p.pause()
+		}
+		if !p.playing {
 			return
 		}
 	}

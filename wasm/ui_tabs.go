@@ -114,15 +114,23 @@ func (t *tabsPart) newSim(a *app) {
 	}
 }
 
-// showTab switches to tab key and draws it.
+// showTab switches to tab key and draws it (a click on a tab).
 func (a *app) showTab(key string) {
+	if !a.selectTab(key) || a.inst.Sim == nil {
+		return
+	}
+	profiling().part("tab", func() { a.tabs.render(a) })
+}
+
+// selectTab switches to tab key without drawing it, for an action whose
+// one render follows (Instance.Batch). It reports false when there is no
+// such tab (the embed view has none).
+func (a *app) selectTab(key string) bool {
 	t := a.tabs
 	if t == nil || t.panels[key] == nil {
-		return
+		return false
 	}
 	t.active = key
 	t.selectActive()
-	if a.inst.Sim != nil {
-		t.render(a)
-	}
+	return true
 }

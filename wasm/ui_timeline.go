@@ -108,25 +108,30 @@ func (t *timelinePart) render(a *app) {
 	})
 }
 
-// stepBy moves by n seconds: forward by stepping, back by seeking.
+// stepBy pauses and moves by n seconds: forward by stepping, back by
+// seeking; the page draws once.
 func (a *app) stepBy(n int64) {
 	s := a.inst.Sim
 	if s == nil {
 		return
 	}
-	a.play.pause()
-	if n > 0 {
-		a.inst.Step(int(n))
-	} else {
-		a.inst.SeekTo(s.T() + n)
-	}
+	a.inst.Batch(func() {
+		a.play.halt()
+		if n > 0 {
+			a.inst.Step(int(n))
+		} else {
+			a.inst.SeekTo(s.T() + n)
+		}
+	})
 }
 
-// seek moves to second t and pauses.
+// seek pauses and moves to second t; the page draws once.
 func (a *app) seek(t int64) {
 	if a.inst.Sim == nil {
 		return
 	}
-	a.play.pause()
-	a.inst.SeekTo(t)
+	a.inst.Batch(func() {
+		a.play.halt()
+		a.inst.SeekTo(t)
+	})
 }

@@ -27,8 +27,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"converge/core/scenario"
+	"converge/core/sim"
 	"converge/core/version"
 	"converge/core/view"
+	"converge/scenarios"
+	"converge/wasm/bridge"
 )
 
 // updateScreenshot rewrites docs/screenshot.png from TestUIScreenshots.
@@ -144,14 +148,31 @@ func TestUIPageLoadsAndDrawsTheRolloutFirst(t *testing.T) {
 	assert.Less(t, got.Mounted, 1500.0, "first render within 1.5 s")
 	assert.Equal(t, "deployment/web · revision 1", got.Title)
 	assert.NotEmpty(t, got.Headline)
-	assert.Equal(t, []string{"Node lifecycle controller", "Garbage collector", "Deployment controller", "ReplicaSet controller",
-		"Scheduler", "Kubelets", "Endpoints controller"}, got.Loop)
+	assert.Equal(t, loopTitles(t, bridge.NewLibrary(scenarios.FS).Default()), got.Loop, "the components in the engine's tick order")
 	assert.Equal(t, got.Want, got.Intro, "the default scenario's title")
 	assert.Positive(t, got.Tiles)
 	assert.Equal(t, []string{"Charts", "Nodes", "Events", "Console", "Editor", "Revisions", "Selectors"}, got.Tabs)
 	assert.Contains(t, got.Status, version.Version)
 	assert.Regexp(t, `^web-[a-z0-9]+-[a-z0-9]+: (Pending|ContainerCreating|Running, not ready|Available)`, got.Hover, "a tile's hover text")
 	p.assertNoConsoleErrors(t)
+}
+
+// loopTitles are the titles of the loop panel's rows for the built-in
+// scenario name at t=0, natively: one per component of sim.TickOrder.
+func loopTitles(t testing.TB, name string) []string {
+	t.Helper()
+	src, err := fsReadScenario(name)
+	require.NoError(t, err)
+	scn, probs := scenario.Parse([]byte(src), name+".yaml")
+	require.False(t, probs.HasErrors(), "%v", probs)
+	s, err := sim.New(scn, sim.Options{})
+	require.NoError(t, err)
+	var out []string
+	for _, r := range view.Loop(s, "") {
+		out = append(out, r.Title)
+	}
+	require.Len(t, out, len(sim.TickOrder()))
+	return out
 }
 
 // Pressing play advances simulated time until pause; the controls say so.
@@ -340,6 +361,55 @@ func TestUIRollbackButtonRollsBack(t *testing.T) {
 	assert.Equal(t, "myrepo/web:1.0", got.Image)
 	assert.Equal(t, []string{"$ kubectl rollout undo deployment/web --to-revision=1    # a step at 71s"}, got.Echo)
 	assert.Equal(t, 71, got.T)
+	p.assertNoConsoleErrors(t)
+}
+
+// Every user action draws the page once (Instance.Batch): a console
+// command, read-only or one that joins the scenario, the rollback button,
+// the selectors' apply, the editor's Apply, a step. The counts are the
+// "converge:PART" measures that the page records while
+// globalThis.convergeProfile is set: one full render, and the timeline and
+// the tab drawn once each, so that no part is drawn again on its own.
+func TestUIEachActionRendersOnce(t *testing.T) {
+	srv := startServe(t)
+	p := openUI(t, srv, "/?scenario=rolling-update&t=70", 1280, 800, "light")
+	type counts struct{ Render, Timeline, Tab int }
+	got := evalJS[map[string]counts](t, p, `(() => {
+		const q = (s) => document.querySelector(s);
+		const tab = (name) => q("[data-tab=" + name + "]").click();
+		const count = (action) => {
+			performance.clearMeasures();
+			globalThis.convergeProfile = true;
+			try { action(); } finally { globalThis.convergeProfile = false; }
+			const n = (part) => performance.getEntriesByName("converge:" + part).length;
+			return {Render: n("render"), Timeline: n("timeline"), Tab: n("tab")};
+		};
+		const out = {};
+		tab("console");
+		const input = q(".cv-cmd");
+		const enter = (line) => {
+			input.value = line;
+			input.dispatchEvent(new KeyboardEvent("keydown", {key: "Enter", bubbles: true, cancelable: true}));
+		};
+		out["a console command that joins the scenario"] = count(() => enter("scale deployment/web --replicas=6"));
+		out["a read-only console command"] = count(() => enter("get rs"));
+		out["a command kubectl rejects"] = count(() => enter("scael deployment/web"));
+		tab("revisions");
+		out["the rollback button"] = count(() => [...document.querySelectorAll(".cv-ledger button")].find((b) => !b.hidden).click());
+		tab("selectors");
+		const [, labels] = document.querySelectorAll(".cv-edit input");
+		labels.value = "app=web,tier=front";
+		labels.dispatchEvent(new Event("input", {bubbles: true}));
+		out["the selectors' apply"] = count(() => q(".cv-edit .cv-primary").click());
+		tab("editor");
+		out["the editor's Apply"] = count(() => q(".cv-editor .cv-primary").click());
+		out["the step button"] = count(() => q("[aria-label='Step one second (→)']").click());
+		return out;
+	})()`)
+	for _, action := range []string{"a console command that joins the scenario", "a read-only console command",
+		"a command kubectl rejects", "the rollback button", "the selectors' apply", "the editor's Apply", "the step button"} {
+		assert.Equal(t, counts{Render: 1, Timeline: 1, Tab: 1}, got[action], action)
+	}
 	p.assertNoConsoleErrors(t)
 }
 

@@ -1,7 +1,8 @@
-// Package controller is the contract every simulated control-plane
-// component follows (the deployment, replicaset, garbage-collector,
-// node-lifecycle and endpoints controllers, the scheduler, the kubelets),
-// and the two things they share: the event recorder and the sync log.
+// Package controller is the contract every simulated component follows
+// (node-controller, garbage-collector-controller, replicaset-controller,
+// deployment-controller, default-scheduler, endpoint-controller and
+// kubelet; sim.TickOrder lists them in the order a tick runs them), and the
+// two things they share: the event recorder and the sync log.
 //
 // Controllers are level-based, as in Kubernetes: each tick the simulation
 // calls Sync once, and the controller compares the desired state of every
@@ -19,8 +20,8 @@ import (
 
 // Controller is one component of the simulated cluster.
 type Controller interface {
-	// Name is the component name that events and sync records carry, e.g.
-	// "deployment-controller".
+	// Name is the component's one name, its package's Component constant,
+	// which its events and sync records carry, e.g. "deployment-controller".
 	Name() string
 	// Sync runs one pass of the control loop at ctx.Now().
 	Sync(ctx *Context)

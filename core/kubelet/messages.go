@@ -10,7 +10,8 @@ import (
 	"time"
 )
 
-// Component is the source component of kubelet events.
+// Component is the kubelets' name, the one their events and sync records
+// carry (sim.TickOrder lists every component's).
 const Component = "kubelet"
 
 // Event reasons, as pkg/kubelet/events names them.

@@ -12,9 +12,9 @@ import (
 
 // Names, reasons and timings of kube-scheduler.
 const (
-	// ComponentName is the scheduler's name: the source of its events and
+	// Component is the scheduler's name: the source of its events and
 	// records, and the spec.schedulerName of the pods it schedules.
-	ComponentName = "default-scheduler"
+	Component = "default-scheduler"
 
 	ScheduledReason        = "Scheduled"
 	FailedSchedulingReason = "FailedScheduling"
@@ -40,7 +40,7 @@ var _ controller.Controller = (*Controller)(nil)
 func New() *Controller { return &Controller{} }
 
 // Name implements controller.Controller.
-func (c *Controller) Name() string { return ComponentName }
+func (c *Controller) Name() string { return Component }
 
 // Clone implements controller.Controller; the scheduler has no state.
 func (c *Controller) Clone() controller.Controller { return c }
@@ -72,7 +72,7 @@ func pendingPods(ctx *controller.Context, now time.Time) []*api.Pod {
 			p.Status.Phase == api.PodFailed {
 			return true
 		}
-		if n := p.Spec.SchedulerName; n != "" && n != ComponentName {
+		if n := p.Spec.SchedulerName; n != "" && n != Component {
 			return true
 		}
 		if attemptDue(p, now) {
@@ -156,7 +156,7 @@ func (cy *cycle) bind(c *candidate, i int) {
 	p := c.pod
 	n := &cy.snap.nodes[i]
 	bound, err := s.Bind(p.Namespace, p.Name, n.name)
-	rec := controller.SyncRecord{Controller: ComponentName, Object: "pod/" + p.Name}
+	rec := controller.SyncRecord{Controller: Component, Object: "pod/" + p.Name}
 	if err != nil {
 		rec.Waiting = fmt.Sprintf("bind pod %s to %s: %v", p.Name, n.name, err)
 		cy.ctx.Record(rec)
@@ -169,7 +169,7 @@ func (cy *cycle) bind(c *candidate, i int) {
 	if updated, err := s.UpdateStatus(&x); err == nil {
 		bound = updated.(*api.Pod)
 	}
-	cy.ctx.Event(bound, ComponentName, api.EventTypeNormal, ScheduledReason,
+	cy.ctx.Event(bound, Component, api.EventTypeNormal, ScheduledReason,
 		fmt.Sprintf("Successfully assigned %s/%s to %s", p.Namespace, p.Name, n.name))
 	n.used.add(c.req)
 	n.pods++
@@ -186,7 +186,7 @@ func (cy *cycle) bind(c *candidate, i int) {
 // first failure, when the message changes, and otherwise at most every
 // EventInterval of retries.
 func (cy *cycle) unschedulable(p *api.Pod, msg string) {
-	cy.ctx.Record(controller.SyncRecord{Controller: ComponentName, Object: "pod/" + p.Name, Waiting: msg})
+	cy.ctx.Record(controller.SyncRecord{Controller: Component, Object: "pod/" + p.Name, Waiting: msg})
 	cond := api.GetPodCondition(&p.Status, api.PodScheduled)
 	emit := false
 	if cond == nil || cond.Status != api.ConditionFalse || cond.Reason != UnschedulableReason || cond.Message != msg {
@@ -202,7 +202,7 @@ func (cy *cycle) unschedulable(p *api.Pod, msg string) {
 		emit = eventDue(elapsedSeconds(cond, cy.now)) && !cy.emittedThisTick(p.Name)
 	}
 	if emit {
-		cy.ctx.Event(p, ComponentName, api.EventTypeWarning, FailedSchedulingReason, msg)
+		cy.ctx.Event(p, Component, api.EventTypeWarning, FailedSchedulingReason, msg)
 	}
 }
 
@@ -210,7 +210,7 @@ func (cy *cycle) emittedThisTick(name string) bool {
 	if cy.emitted == nil {
 		cy.emitted = map[string]bool{}
 		for _, e := range cy.ctx.Emitted {
-			if e.Reason == FailedSchedulingReason && e.Source == ComponentName && len(e.Object) > 4 && e.Object[:4] == "pod/" {
+			if e.Reason == FailedSchedulingReason && e.Source == Component && len(e.Object) > 4 && e.Object[:4] == "pod/" {
 				cy.emitted[e.Object[4:]] = true
 			}
 		}

@@ -11,22 +11,30 @@
 //  1. the scenario's steps whose `at` is this second run, in file order
 //     (kubectl, apply, fault, expect); steps added at run time join them;
 //  2. a control-plane round runs, in this fixed order: the node lifecycle
-//     controller, the garbage collector, the replicaset controller, the
-//     deployment controller, the scheduler, the endpoints controller; the
-//     round repeats while it wrote anything to the store (at most MaxRounds
-//     times), the way the real components react to each other within
-//     milliseconds (the replicaset controller goes before the deployment
-//     controller, so that a ReplicaSet scaled by hand acts before the
-//     Deployment scales it back, as the race between the two usually ends);
-//  3. the kubelets run, node by node (heartbeats, pulls, starts, probes,
-//     crashes, terminations); the control plane sees what they changed in
-//     the next tick;
+//     controller (node-controller), the garbage collector
+//     (garbage-collector-controller), the replicaset controller
+//     (replicaset-controller), the deployment controller
+//     (deployment-controller), the scheduler (default-scheduler), the
+//     endpoints controller (endpoint-controller); the round repeats while it
+//     wrote anything to the store (at most MaxRounds times), the way the
+//     real components react to each other within milliseconds (the
+//     replicaset controller goes before the deployment controller, so that a
+//     ReplicaSet scaled by hand acts before the Deployment scales it back, as
+//     the race between the two usually ends);
+//  3. the kubelets (kubelet) run, node by node (heartbeats, pulls, starts,
+//     probes, crashes, terminations); the control plane sees what they
+//     changed in the next tick;
 //  4. each Service's requests of this second are sent to the endpoints of
 //     the previous tick (kube-proxy lags), and fail on pods that are not
 //     really serving;
 //  5. the snapshot of the tick is taken.
 //
 // Before tick t+1 starts the clock advances by one second.
+//
+// TickOrder returns the components of steps 2 and 3 as data, each under its
+// one name: the name in parentheses above, which its sync records (the
+// trace's syncs[].controller) and its events carry, and under which the
+// page's loop panel lists it.
 //
 // # Determinism and seeking
 //

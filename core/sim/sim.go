@@ -8,16 +8,11 @@ import (
 	"converge/core/api"
 	"converge/core/clock"
 	"converge/core/controller"
-	"converge/core/controller/deployment"
 	"converge/core/controller/endpoints"
-	"converge/core/controller/gc"
-	"converge/core/controller/nodelifecycle"
-	"converge/core/controller/replicaset"
 	"converge/core/kubectl"
 	"converge/core/kubelet"
 	"converge/core/manifest"
 	"converge/core/scenario"
-	"converge/core/scheduler"
 	"converge/core/store"
 )
 
@@ -131,15 +126,7 @@ func (s *Sim) initial() (*state, error) {
 			CrashAfterSeconds: im.CrashAfterSeconds, PullFail: im.PullFail, NeverReady: im.NeverReady}
 	}
 	st.kubelet = kubelet.New(kubelet.Options{Images: images})
-	st.plane = []controller.Controller{
-		nodelifecycle.New(nodelifecycle.Options{NodeMonitorGracePeriod: scn.Cluster.Timings.NodeMonitorGracePeriod,
-			PodEvictionTimeout: scn.Cluster.Timings.PodEvictionTimeout}),
-		gc.New(),
-		replicaset.New(),
-		deployment.New(),
-		scheduler.New(),
-		endpoints.New(),
-	}
+	st.plane = newPlane(scn)
 	for _, n := range scn.Cluster.Nodes {
 		if _, err := st.store.Create(newNode(n)); err != nil {
 			return nil, fmt.Errorf("node %s: %w", n.Name, err)

@@ -32,8 +32,17 @@
 //     Service still sends traffic to, and the API server's verdict on an
 //     edited selector or template (CheckSelectorEdit);
 //   - Checks: the scenario's expect steps, pending, passed or failed;
-//   - Validate: the editor's problems at line and column; Library: the
-//     scenario picker.
+//   - Validate: the editor's problems at line and column; Editor: the
+//     editor's state (edited or as the scenario runs, the problems shown,
+//     the status line, whether Apply may run); Library: the scenario
+//     picker;
+//   - Console: the kubectl console's log, its history (the arrow keys, no
+//     repeats in a row), tab completion of a command line and the commands
+//     suggested to a new user.
+//
+// Console and Editor are the only parts with state: what the user typed,
+// which the page keeps between renders. They hold no simulation: the
+// bridge runs a command or a load and hands its result in.
 //
 // Everything is deterministic: lists are sorted, maps are never ranged over
 // to decide order, and numbers are integers until they are formatted.

@@ -19,7 +19,8 @@ import (
 // it observed, what is desired and the step it took, or what it waits for,
 // or "in sync".
 type LoopRow struct {
-	// Key is the controller's component name ("deployment-controller").
+	// Key is the component's name, as sim.TickOrder and its sync records
+	// have it ("deployment-controller").
 	Key string
 	// Title is "Deployment controller".
 	Title string
@@ -52,31 +53,37 @@ type LoopItem struct {
 // MaxLoopItems bounds the records listed under one row.
 const MaxLoopItems = 6
 
-// loopControllers are the controllers in the order they run in a tick,
-// with their titles, their roles and what "in sync" means when they kept no
-// record this second.
-var loopControllers = []struct{ name, title, role, idle string }{
-	{nodelifecycle.Component, "Node lifecycle controller", "nodes' heartbeats → Ready, taints, evictions", "every node's heartbeat is fresh"},
-	{gc.ComponentName, "Garbage collector", "objects whose owner is gone → deleted", "nothing has lost its owner"},
-	{deployment.Name, "Deployment controller", "Deployment → ReplicaSets by revision", "no Deployment to reconcile"},
-	{replicaset.ComponentName, "ReplicaSet controller", "ReplicaSet.replicas → pods", "no ReplicaSet to reconcile"},
-	{scheduler.ComponentName, "Scheduler", "pending pods → a node", "no pod is waiting for a node"},
-	{kubelet.Component, "Kubelets", "pods on their node → containers, probes", "no node runs pods"},
-	{endpoints.Component, "Endpoints controller", "Service selector → ready pod addresses", "no Service"},
+// loopTexts are the loop panel's words for each component of the tick, by
+// its name (sim.TickOrder): its title, its role and what "in sync" means
+// when it kept no record this second.
+var loopTexts = map[string]struct{ title, role, idle string }{
+	nodelifecycle.Component: {"Node lifecycle controller", "nodes' heartbeats → Ready, taints, evictions", "every node's heartbeat is fresh"},
+	gc.Component:            {"Garbage collector", "objects whose owner is gone → deleted", "nothing has lost its owner"},
+	replicaset.Component:    {"ReplicaSet controller", "ReplicaSet.replicas → pods", "no ReplicaSet to reconcile"},
+	deployment.Component:    {"Deployment controller", "Deployment → ReplicaSets by revision", "no Deployment to reconcile"},
+	scheduler.Component:     {"Scheduler", "pending pods → a node", "no pod is waiting for a node"},
+	endpoints.Component:     {"Endpoints controller", "Service selector → ready pod addresses", "no Service"},
+	kubelet.Component:       {"Kubelets", "pods on their node → containers, probes", "no node runs pods"},
 }
 
-// Loop returns one row per controller, in tick order. focus is the
-// Deployment the page centres on: its records come first.
+// Loop returns one row per component, in the order a tick runs them
+// (sim.TickOrder). focus is the Deployment the page centres on: its records
+// come first.
 func Loop(s *sim.Sim, focus string) []LoopRow {
 	recs := s.Tick().Syncs
 	byCtl := map[string][]controller.SyncRecord{}
 	for _, r := range recs {
 		byCtl[r.Controller] = append(byCtl[r.Controller], r)
 	}
-	out := make([]LoopRow, 0, len(loopControllers))
-	for _, c := range loopControllers {
-		row := LoopRow{Key: c.name, Title: c.title, Role: c.role}
-		fillRow(&row, byCtl[c.name], focus, c.idle)
+	order := sim.TickOrder()
+	out := make([]LoopRow, 0, len(order))
+	for _, c := range order {
+		txt, ok := loopTexts[c.Name]
+		if !ok {
+			txt.title = c.Name
+		}
+		row := LoopRow{Key: c.Name, Title: txt.title, Role: txt.role}
+		fillRow(&row, byCtl[c.Name], focus, txt.idle)
 		out = append(out, row)
 	}
 	return out
@@ -111,7 +118,10 @@ var stateRank = map[string]int{"acting": 0, "waiting": 1, "in-sync": 2}
 // among equals the focus Deployment's objects come first, then record order.
 func fillRow(row *LoopRow, recs []controller.SyncRecord, focus, idle string) {
 	if len(recs) == 0 {
-		row.State, row.Step = "in-sync", "in sync: "+idle
+		row.State, row.Step = "in-sync", "in sync"
+		if idle != "" {
+			row.Step += ": " + idle
+		}
 		return
 	}
 	best := -1

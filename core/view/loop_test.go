@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"converge/core/controller"
+	"converge/core/sim"
 )
 
 func rowsByKey(rows []LoopRow) map[string]LoopRow {
@@ -17,17 +18,19 @@ func rowsByKey(rows []LoopRow) map[string]LoopRow {
 	return out
 }
 
-func TestLoopHasEveryControllerInTickOrder(t *testing.T) {
+func TestLoopHasEveryComponentInTickOrder(t *testing.T) {
 	t.Parallel()
 	rows := Loop(at(t, rolling, 5), "web")
-	var keys []string
+	var keys, want []string
 	for _, r := range rows {
 		keys = append(keys, r.Key)
-		assert.NotEmpty(t, r.Title)
-		assert.NotEmpty(t, r.Role)
+		assert.NotEqual(t, r.Key, r.Title, "%s has a title of its own", r.Key)
+		assert.NotEmpty(t, r.Role, r.Key)
 	}
-	assert.Equal(t, []string{"node-controller", "garbage-collector-controller", "deployment-controller",
-		"replicaset-controller", "default-scheduler", "kubelet", "endpoint-controller"}, keys)
+	for _, c := range sim.TickOrder() {
+		want = append(want, c.Name)
+	}
+	assert.Equal(t, want, keys, "the engine's order, under the names its records carry")
 	by := rowsByKey(rows)
 	assert.Equal(t, "in-sync", by["deployment-controller"].State)
 	assert.Equal(t, "in sync: 10 replicas: 10 updated, 10 available", by["deployment-controller"].Step)
@@ -88,6 +91,12 @@ func TestLoopRowPrefersActionsThenTheFocus(t *testing.T) {
 	row = LoopRow{}
 	fillRow(&row, []controller.SyncRecord{{Object: "node/n", Observed: "Ready", InSync: true}}, "", "idle")
 	assert.Equal(t, "in sync: Ready", row.Step)
+	row = LoopRow{}
+	fillRow(&row, nil, "", "no Service")
+	assert.Equal(t, "in sync: no Service", row.Step)
+	row = LoopRow{}
+	fillRow(&row, nil, "", "")
+	assert.Equal(t, "in sync", row.Step, "a component without words for idle")
 
 	assert.True(t, aboutFocus("pod/web-5d9c-x2", "web"))
 	assert.False(t, aboutFocus("pod/webby", "web"))

@@ -127,7 +127,7 @@ func deploymentRecord(s *sim.Sim, name string) *controller.SyncRecord {
 	recs := s.Tick().Syncs
 	obj := "deployment/" + name
 	for i := len(recs) - 1; i >= 0; i-- {
-		if recs[i].Controller == deployment.Name && recs[i].Object == obj {
+		if recs[i].Controller == deployment.Component && recs[i].Object == obj {
 			return &recs[i]
 		}
 	}

@@ -66,7 +66,7 @@ func whyLine(s *sim.Sim, d *api.Deployment, rec *controller.SyncRecord) WhyLine 
 	if rec.Rollout != nil {
 		w.Blocking = rec.Rollout.Blocking
 	}
-	w.Detail = deployment.Name + ": " + recordText(rec)
+	w.Detail = deployment.Component + ": " + recordText(rec)
 	switch {
 	case rec.Action != "":
 		w.Kind = "acting"
@@ -205,7 +205,7 @@ func actedText(s *sim.Sim, name string) string {
 	var out []string
 	obj := "deployment/" + name
 	for _, r := range s.Tick().Syncs {
-		if r.Controller == deployment.Name && r.Object == obj && r.Action != "" {
+		if r.Controller == deployment.Component && r.Object == obj && r.Action != "" {
 			out = append(out, r.Action)
 		}
 	}

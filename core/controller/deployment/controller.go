@@ -22,7 +22,7 @@ var _ controller.Controller = (*Controller)(nil)
 func New() *Controller { return &Controller{} }
 
 // Name implements controller.Controller.
-func (c *Controller) Name() string { return Name }
+func (c *Controller) Name() string { return Component }
 
 // Clone implements controller.Controller; the controller is stateless.
 func (c *Controller) Clone() controller.Controller { return c }
@@ -231,7 +231,7 @@ func controlledByOneOf(uid string, rsList []*api.ReplicaSet) bool {
 
 // event records an event about the Deployment.
 func (s *syncer) event(eventType, reason, message string) {
-	s.ctx.Event(s.d, Name, eventType, reason, message)
+	s.ctx.Event(s.d, Component, eventType, reason, message)
 }
 
 // act notes a step the pass took, for the sync record.

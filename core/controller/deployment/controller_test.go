@@ -202,7 +202,7 @@ func TestSyncOrderAndOneRecordPerDeployment(t *testing.T) {
 	var objs []string
 	for _, r := range ctx.Log.Records {
 		objs = append(objs, r.Object)
-		assert.Equal(t, Name, r.Controller)
+		assert.Equal(t, Component, r.Controller)
 	}
 	assert.Equal(t, []string{"deployment/zeta", "deployment/alpha", "deployment/mid"}, objs, "creation order")
 }

@@ -1,8 +1,8 @@
 package deployment
 
-// Name is the component name of the Deployment controller, as events and
-// sync records carry it.
-const Name = "deployment-controller"
+// Component is the Deployment controller's name, the one its events and
+// sync records carry (sim.TickOrder lists every component's).
+const Component = "deployment-controller"
 
 // Condition reasons of a Deployment, with Kubernetes' strings
 // (pkg/controller/deployment/util/deployment_util.go).

@@ -93,7 +93,7 @@ func (s *syncer) record(err error) controller.SyncRecord {
 	if st == nil {
 		st = &d.Status
 	}
-	r := controller.SyncRecord{Controller: Name, Object: "deployment/" + d.Name,
+	r := controller.SyncRecord{Controller: Component, Object: "deployment/" + d.Name,
 		Observed: fmt.Sprintf("%s: %d updated, %d available", plural(st.Replicas, "replica"), st.UpdatedReplicas, st.AvailableReplicas),
 		Desired:  fmt.Sprintf("%s of revision %s", plural(replicas(d), "replica"), s.desiredRevision()),
 	}

@@ -23,7 +23,8 @@ import (
 	"converge/core/store"
 )
 
-// Component is the name events and sync records carry.
+// Component is the endpoints controller's name, the one its events, sync
+// records and managed-by label carry (sim.TickOrder lists every component's).
 const Component = "endpoint-controller"
 
 // Labels and annotations of the Endpoints objects the controller writes.

@@ -25,8 +25,9 @@ import (
 	"converge/core/store"
 )
 
-// ComponentName is the source of the collector's sync records.
-const ComponentName = "garbage-collector-controller"
+// Component is the garbage collector's name, the one its sync records carry
+// (sim.TickOrder lists every component's).
+const Component = "garbage-collector-controller"
 
 // Controller is the garbage collector. It keeps no state.
 type Controller struct{}
@@ -37,7 +38,7 @@ var _ controller.Controller = (*Controller)(nil)
 func New() *Controller { return &Controller{} }
 
 // Name implements controller.Controller.
-func (c *Controller) Name() string { return ComponentName }
+func (c *Controller) Name() string { return Component }
 
 // Clone implements controller.Controller; the collector has no state.
 func (c *Controller) Clone() controller.Controller { return c }
@@ -143,7 +144,7 @@ func collect(ctx *controller.Context, obj api.Object, kind, noun string) {
 	if errors.Is(err, store.ErrNotFound) {
 		return
 	}
-	rec := controller.SyncRecord{Controller: ComponentName, Object: store.ShortRef(kind, m.Name)}
+	rec := controller.SyncRecord{Controller: Component, Object: store.ShortRef(kind, m.Name)}
 	if err != nil {
 		rec.Waiting = fmt.Sprintf("delete %s %s: %v", noun, m.Name, err)
 	} else {
@@ -170,7 +171,7 @@ func deleteOrphanedPod(ctx *controller.Context, p *api.Pod) {
 	if errors.Is(err, store.ErrNotFound) {
 		return
 	}
-	rec := controller.SyncRecord{Controller: ComponentName, Object: store.ShortRef(api.KindPod, p.Name)}
+	rec := controller.SyncRecord{Controller: Component, Object: store.ShortRef(api.KindPod, p.Name)}
 	if err != nil {
 		rec.Waiting = fmt.Sprintf("delete pod %s: %v", p.Name, err)
 	} else {

@@ -22,7 +22,7 @@ func actions(t *testing.T, ctx *controller.Context) []string {
 	t.Helper()
 	var out []string
 	for _, r := range ctx.Log.Records {
-		assert.Equal(t, ComponentName, r.Controller)
+		assert.Equal(t, Component, r.Controller)
 		out = append(out, r.Object+": "+r.Action+r.Waiting)
 	}
 	return out

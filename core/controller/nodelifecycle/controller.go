@@ -30,7 +30,10 @@ import (
 
 // Components that emit the events.
 const (
-	Component              = "node-controller"
+	// Component is the node lifecycle controller's name, the one its events
+	// and sync records carry (sim.TickOrder lists every component's).
+	Component = "node-controller"
+	// TaintEvictionComponent is the source of the taint eviction's events.
 	TaintEvictionComponent = "taint-eviction-controller"
 )
 

@@ -7,8 +7,9 @@ import (
 
 // Component name, limits and event reasons, as in kube-controller-manager.
 const (
-	// ComponentName is the source of the controller's events and sync records.
-	ComponentName = "replicaset-controller"
+	// Component is the ReplicaSet controller's name, the one its events and
+	// sync records carry (sim.TickOrder lists every component's).
+	Component = "replicaset-controller"
 	// BurstReplicas caps the creates or deletes of one ReplicaSet in one sync.
 	BurstReplicas = 500
 	// SlowStartInitialBatchSize is the size of the first batch of creates.
@@ -29,7 +30,7 @@ var _ controller.Controller = (*Controller)(nil)
 func New() *Controller { return &Controller{} }
 
 // Name implements controller.Controller.
-func (c *Controller) Name() string { return ComponentName }
+func (c *Controller) Name() string { return Component }
 
 // Clone implements controller.Controller; the controller has no state.
 func (c *Controller) Clone() controller.Controller { return c }
@@ -61,7 +62,7 @@ func syncReplicaSet(ctx *controller.Context, states []rsState, i int, orphans []
 	rs := st.rs
 	ref := "replicaset/" + rs.Name
 	if st.selErr != nil {
-		ctx.Record(controller.SyncRecord{Controller: ComponentName, Object: ref,
+		ctx.Record(controller.SyncRecord{Controller: Component, Object: ref,
 			Waiting: "invalid selector: " + st.selErr.Error()})
 		return
 	}
@@ -88,7 +89,7 @@ func syncReplicaSet(ctx *controller.Context, states []rsState, i int, orphans []
 			res.waiting = "status update: " + err.Error()
 		}
 	}
-	rec := controller.SyncRecord{Controller: ComponentName, Object: ref,
+	rec := controller.SyncRecord{Controller: Component, Object: ref,
 		Observed: observedText(observed), Desired: podsText(api.Deref(rs.Spec.Replicas, 1))}
 	switch {
 	case len(actions) > 0:

@@ -75,7 +75,7 @@ func createPods(ctx *controller.Context, rs *api.ReplicaSet, n int) manageResult
 		for j := 0; j < batch; j++ {
 			created, err := ctx.Store.Create(podFromTemplate(rs, &parts))
 			if err != nil {
-				ctx.Event(rs, ComponentName, api.EventTypeWarning, FailedCreateReason, "Error creating: "+err.Error())
+				ctx.Event(rs, Component, api.EventTypeWarning, FailedCreateReason, "Error creating: "+err.Error())
 				if firstErr == nil {
 					firstErr = err
 				}
@@ -83,7 +83,7 @@ func createPods(ctx *controller.Context, rs *api.ReplicaSet, n int) manageResult
 			}
 			name := created.GetObjectMeta().Name
 			names = append(names, name)
-			ctx.Event(rs, ComponentName, api.EventTypeNormal, SuccessfulCreateReason, "Created pod: "+name)
+			ctx.Event(rs, Component, api.EventTypeNormal, SuccessfulCreateReason, "Created pod: "+name)
 		}
 		if firstErr != nil {
 			break
@@ -161,10 +161,10 @@ func deletePods(ctx *controller.Context, states []rsState, i, n int) manageResul
 		switch {
 		case err == nil:
 			names = append(names, p.Name)
-			ctx.Event(rs, ComponentName, api.EventTypeNormal, SuccessfulDeleteReason, "Deleted pod: "+p.Name)
+			ctx.Event(rs, Component, api.EventTypeNormal, SuccessfulDeleteReason, "Deleted pod: "+p.Name)
 		case errors.Is(err, store.ErrNotFound):
 		default:
-			ctx.Event(rs, ComponentName, api.EventTypeWarning, FailedDeleteReason, "Error deleting: "+err.Error())
+			ctx.Event(rs, Component, api.EventTypeWarning, FailedDeleteReason, "Error deleting: "+err.Error())
 			if firstErr == nil {
 				firstErr = err
 			}
@@ -229,7 +229,7 @@ func failedThisSecond(ctx *controller.Context, rs *api.ReplicaSet) bool {
 		return false
 	}
 	for _, e := range ctx.Emitted {
-		if e.Reason == FailedCreateReason && e.Source == ComponentName &&
+		if e.Reason == FailedCreateReason && e.Source == Component &&
 			strings.HasPrefix(e.Object, "replicaset/") && e.Object[len("replicaset/"):] == rs.Name {
 			return true
 		}

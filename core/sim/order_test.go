@@ -1,0 +1,104 @@
+package sim
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"converge/core/scenario"
+	"converge/scenarios"
+)
+
+func names(cs []Component) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.Name
+	}
+	return out
+}
+
+func TestTickOrderIsTheOrderTheEngineRuns(t *testing.T) {
+	t.Parallel()
+	order := TickOrder()
+	assert.Equal(t, []string{"node-controller", "garbage-collector-controller", "replicaset-controller",
+		"deployment-controller", "default-scheduler", "endpoint-controller", "kubelet"}, names(order))
+	require.NotEmpty(t, order)
+	for _, c := range order[:len(order)-1] {
+		assert.Equal(t, ControlPlane, c.Stage, c.Name)
+	}
+	assert.Equal(t, Nodes, order[len(order)-1].Stage)
+
+	s, err := New(load(t, scenarios.FS, "basic-loop.yaml"), Options{})
+	require.NoError(t, err)
+	var ran []Component
+	for _, c := range s.state.plane {
+		ran = append(ran, Component{Name: c.Name(), Stage: ControlPlane})
+	}
+	ran = append(ran, Component{Name: s.state.kubelet.Name(), Stage: Nodes})
+	assert.Equal(t, order, ran, "the components a simulation runs, by their own Name(), in the order runTick calls them")
+}
+
+func TestTickOrderNamesEverySyncRecordsController(t *testing.T) {
+	t.Parallel()
+	known := map[string]bool{}
+	for _, c := range TickOrder() {
+		known[c.Name] = true
+	}
+	seen := map[string]bool{}
+	// Between them these scenarios make every component keep a record.
+	for _, scn := range []*scenario.Scenario{
+		load(t, scenarios.FS, "basic-loop.yaml"),
+		load(t, scenarios.FS, "node-lost.yaml"),
+		parse(t, cascadingDelete),
+	} {
+		name := scn.Name
+		s, err := New(scn, Options{})
+		require.NoError(t, err)
+		for {
+			for _, r := range s.Tick().Syncs {
+				assert.True(t, known[r.Controller], "%s at %ds: a record of %q, which is not in TickOrder", name, s.T(), r.Controller)
+				seen[r.Controller] = true
+			}
+			if s.T() >= int64(s.Duration().Seconds()) {
+				break
+			}
+			s.Step(1)
+		}
+	}
+	assert.Equal(t, known, seen, "every component in TickOrder keeps records under its name")
+}
+
+// cascadingDelete deletes a Deployment behind a Service: the garbage
+// collector deletes its ReplicaSet and pods, the endpoints controller
+// follows.
+const cascadingDelete = `name: cascading-delete
+duration: 20s
+objects:
+- apiVersion: v1
+  kind: Service
+  metadata: {name: web}
+  spec:
+    selector: {app: web}
+    ports: [{port: 80}]
+- apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: web}
+  spec:
+    replicas: 2
+    selector: {matchLabels: {app: web}}
+    template:
+      metadata: {labels: {app: web}}
+      spec:
+        containers: [{name: web, image: nginx:1.27}]
+steps:
+- at: 10s
+  kubectl: delete deployment web
+`
+
+func TestTickOrderIsTheCallersOwn(t *testing.T) {
+	t.Parallel()
+	a := TickOrder()
+	a[0].Name = "changed"
+	assert.Equal(t, "node-controller", TickOrder()[0].Name)
+}

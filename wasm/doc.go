@@ -1,0 +1,144 @@
+//go:build js && wasm
+
+// Command wasm is Converge compiled to WebAssembly for the page: it makes
+// the raw bridge object (api_page.go) and hands it to web/converge.js, then
+// serves calls from the page until the page goes away. It is the thin
+// bridge between the page and core: it decodes a call's arguments, makes
+// one call into an Instance (and through it core/sim and core/scenario) and
+// encodes the result, and it applies the view models of core/view to the
+// DOM through honnef.co/go/js/dom/v2. What the page shows and what a user's
+// input means is decided in core/view, natively tested; this package only
+// draws it.
+//
+// # Boot
+//
+// Before running this program, converge.js puts a non-enumerable `_boot`
+// object ({resolve, reject}) on globalThis.converge. main calls install,
+// which builds the bridge and calls `_boot.resolve(bridge)`; converge.js
+// keeps the raw bridge to itself and installs the documented API (class
+// Simulation) on globalThis.converge. If building the bridge panics,
+// install calls `_boot.reject(error)`. Run on its own (under Node, say,
+// without converge.js) it sets globalThis.converge to the raw bridge
+// itself: functions that return JSON strings and Error objects instead of
+// plain objects and exceptions.
+//
+// converge.js then applies location.href to the default instance
+// (converge.openURL; the result, with embed and error, is
+// converge.startup), and web/app.js mounts the page:
+// converge.mount(document.getElementById("app"), {embed:
+// converge.startup.embed}).
+//
+// # Instances
+//
+// An Instance is one simulation on the page: the page itself (the default
+// instance, globalThis.converge, id 1) or one <converge-sim>. The page
+// keeps them in a handle table (instances); there is no package-level
+// simulation. Renderers read an instance's fields (ID, Sim, Source, Name,
+// Err) and change it only through its methods, each of which calls
+// Changed itself once the change is made:
+//
+//   - Step(n): n < 1 counts as 1; it stops only at 24h (MaxSeconds), never
+//     at the scenario's duration;
+//   - SeekTo(t): named SeekTo, not Seek, because go vet's stdmethods check
+//     rejects a Seek whose signature is not io.Seeker's;
+//   - Run(line): a command that changes the cluster becomes a step of the
+//     scenario one second from now (sim.Run);
+//   - Load(src): on errors the old simulation is kept; a valid scenario may
+//     still return notes (use HasErrors); a simulation that cannot start is
+//     one problem at line 0;
+//   - LoadBuiltin(name);
+//   - Open(address): what ?scenario=, &t= and #s= ask for (package
+//     converge/wasm/bridge decides, natively): on a corrupt share or an
+//     unknown name it opens the default and sets Err to a sentence to show,
+//     such as "The shared scenario cannot be opened: share link is corrupt:
+//     .... Showing the built-in scenario rolling-update instead.", which the
+//     page shows with role="alert";
+//   - Scenarios() lists the library; Complete(line) gives the tab
+//     completions of a command line's last word.
+//
+// Any js.Func tied to an instance is released when it is disposed.
+//
+// # The raw bridge
+//
+// Every exported function goes through one wrapper (bridge_func.go, after
+// hackpad's interop.SetFunc): it checks the arguments, recovers from a
+// panic and turns a failure into what the caller expects, an Error or
+// {ok: false, error}, so that no input and no bug stops the Go runtime.
+// Snapshots cross as the very bytes `converge run --output jsonl` writes,
+// as a string that converge.js parses.
+//
+// # Drawing
+//
+// A Renderer draws an instance into a DOM node. main passes the page's
+// RendererFunc, newApp, to install, which hands it to the page and so to
+// every instance it creates; Mount attaches one to a node and renders once,
+// and reports false without a RendererFunc (the bridge's tests under Node
+// pass nil). Changed renders every mount; a renderer that panics is
+// reported with console.error (so the browser tests see it) and the others
+// still render.
+//
+// The app (render.go) builds its elements once and applies the view models
+// to them part by part on every render, updating elements by key (keyed in
+// render_dom.go: a pod tile keeps its element while the pod lives), and
+// inserting every string from the user or the simulation as text, never as
+// HTML. Only the parts on screen are computed. A mount clears its node
+// first (the page's "Loading…" text, or a shadow root), and in the embed
+// view adds a <link rel=stylesheet> to style.css next to converge.js,
+// since a shadow root has no stylesheet of its own.
+//
+// The console and the editor keep what the user typed between renders in
+// their view models, view.Console and view.Editor: history, completion,
+// suggestions, the log's texts, the editor's edited state, problems and
+// status line. The panels read them and draw.
+//
+// # One render per action
+//
+// A user's action, such as a console command, the rollback button, the
+// selectors' apply, the editor's Apply, a step or a seek, runs inside
+// Instance.Batch: the changes it makes draw nothing until it ends, and then
+// every renderer draws once, with the state the whole action produced
+// (app.command is the path of every kubectl command). Only a tab click and
+// the play button draw a part on its own (the tab, the timeline).
+//
+// # The address
+//
+// The page (not an embed) rewrites its address with history.replaceState:
+// ?scenario=NAME after the picker loads a built-in, #s=SHARE after a
+// console command, the rollback button or the selectors' apply added a
+// step, or the editor's Apply changed the scenario. Nothing else writes the
+// address.
+//
+// # Embedding
+//
+// <converge-sim> (web/converge-sim.js) opens its attributes in its own
+// instance (open), then mounts it on its shadow root with {embed: true}.
+// When mount returns false (no renderer) the element shows the instance's
+// error itself, in a <p role="alert" part="message">; otherwise the
+// renderer shows it.
+//
+// # Costs and profiling
+//
+// Measured in headless chromium with 1,000 pods: a trace-line snapshot is
+// 2.2 MB of JSON (about 38 ms to marshal in wasm), so the page never goes
+// through the JSON API: it calls Step or SeekTo, then the view models.
+// SeekTo itself costs 10–25 ms (a checkpoint restore) when settled and
+// about 100 ms mid-rollout, with garbage collection pauses up to about
+// 500 ms now and then.
+//
+// Setting globalThis.convergeProfile = true makes the play loop and the
+// renders record converge:frame, converge:render and converge:PART measures
+// on the performance timeline (BenchmarkBrowserUIPlay and
+// TestUIEachActionRendersOnce in cmd/converge read them).
+//
+// # Tests
+//
+// The bridge's tests run compiled to wasm under Node (make test-wasm),
+// without a DOM: they drive the raw bridge and mount fake renderers. The
+// page itself is tested in a browser by cmd/converge's browser tests
+// (chromedp), which compare wasm snapshots with native ones byte for byte,
+// drive the page as a user does, and check, for instance, that a corrupt
+// share (/#s=AAAA-corrupt) or an unknown ?scenario=nope shows
+// converge.startup.error somewhere in the page's text (the document or
+// shadow roots) within 3 s of ready, and that a renderer mounted on a
+// detached element logs no console error.
+package main
