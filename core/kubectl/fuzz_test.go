@@ -1,6 +1,7 @@
 package kubectl
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -57,7 +58,7 @@ func FuzzRun(f *testing.F) {
 	f.Fuzz(func(t *testing.T, line string) {
 		fx := newFixture(t)
 		fx.files["web.json"] = webManifest
-		fx.env.Stdin = []byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"stdin"}}`)
+		fx.env.Stdin = strings.NewReader(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"stdin"}}`)
 		rv := fx.st.ResourceVersion()
 		r := Run(fx.env, line)
 		changed := fx.st.ResourceVersion() != rv
