@@ -60,7 +60,7 @@ func (x *execCtx) readFile(name string) ([]byte, string, error) {
 	if x.env.Files == nil || !ok {
 		return nil, "", &plainError{msg: fmt.Sprintf(msgPathNotExist, name)}
 	}
-	data, err := fs.ReadFile(x.env.Files, p)
+	data, err := readAll(x.env.Files, p)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, "", &plainError{msg: fmt.Sprintf(msgPathNotExist, name)}
@@ -88,4 +88,16 @@ func filePath(dir, name string) (string, bool) {
 		p = "."
 	}
 	return p, fs.ValidPath(p)
+}
+
+// readAll reads the file name of fsys. Unlike fs.ReadFile it does not size
+// its buffer by the file's size, so that a filesystem that bounds its reads
+// (as the command line's does) also bounds the memory a huge file takes.
+func readAll(fsys fs.FS, name string) ([]byte, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
 }
