@@ -33,3 +33,11 @@ func parseArgs(fs *flag.FlagSet, args []string, passthrough bool) ([]string, err
 	}
 	return positional, nil
 }
+
+// given reports whether the flag called name was set on the command line,
+// even to its default or zero value.
+func given(fs *flag.FlagSet, name string) bool {
+	found := false
+	fs.Visit(func(f *flag.Flag) { found = found || f.Name == name })
+	return found
+}

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -243,4 +246,163 @@ func TestSharePayloadForms(t *testing.T) {
 		_, err := sharePayload(bad)
 		assert.Error(t, err, bad)
 	}
+}
+
+// runCLIWithStdin is runCLI with stdin as standard input.
+func runCLIWithStdin(t *testing.T, stdin io.Reader, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = run(context.Background(), &env{stdin: stdin, stdout: &out, stderr: &errOut}, args)
+	return code, out.String(), errOut.String()
+}
+
+func TestValidateChecksStepsAsTheyWillRun(t *testing.T) {
+	t.Parallel()
+	// goodScenario's first step is at line 15, its action at line 16.
+	selector := `  apply:
+    apiVersion: apps/v1
+    kind: Deployment
+    metadata: {name: web}
+    spec:
+      replicas: 2
+      selector: {matchLabels: {app: api}}
+      template:
+        metadata: {labels: {app: api}}
+        spec: {containers: [{name: web, image: nginx:1.27}]}
+`
+	tests := []struct {
+		name, action, want string
+	}{
+		{"an apply step changes the selector", selector,
+			`:22:7: The Deployment "web" is invalid: spec.selector: Invalid value: {"matchLabels":{"app":"api"}}: field is immutable`},
+		{"an unknown command", "  kubectl: scael deployment/web\n",
+			`:16:12: steps[0].kubectl: unknown command "scael" for "kubectl"; did you mean "scale"?`},
+		{"a bad flag value", "  kubectl: scale deployment/web --replicas=abc\n",
+			`:16:44: steps[0].kubectl: invalid argument "abc" for "--replicas" flag: strconv.ParseInt: parsing "abc": invalid syntax`},
+		{"an unknown flag", "  kubectl: scale deployment/web --replicas=0 --selector-typo\n",
+			":16:46: steps[0].kubectl: unknown flag: --selector-typo"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			step := "- at: 10s\n  kubectl: scale deployment/web --replicas=3\n"
+			require.Contains(t, goodScenario, step)
+			f := writeFile(t, "bad.yaml", strings.Replace(goodScenario, step, "- at: 10s\n"+tc.action, 1))
+			for _, cmd := range [][]string{{"validate", f}, {"run", f}, {"kubectl", "--scenario", f, "get", "pods"}} {
+				code, out, errOut := runCLI(t, cmd...)
+				assert.Equal(t, exitBadInput, code, "%v", cmd)
+				assert.Empty(t, out, "%v", cmd)
+				assert.Equal(t, f+tc.want+"\n", errOut, "%v", cmd)
+			}
+
+			meant := writeFile(t, "meant.yaml", strings.Replace(goodScenario, step, "- at: 10s\n"+tc.action+"  expectError: e\n", 1))
+			code, out, errOut := runCLI(t, "validate", meant)
+			assert.Equal(t, exitOK, code, errOut)
+			assert.Contains(t, out, meant+": ok: scenario small")
+		})
+	}
+}
+
+// endless is an input that never ends, counting what was read of it.
+type endless struct{ read int }
+
+func (e *endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = '#'
+	}
+	e.read += len(p)
+	return len(p), nil
+}
+
+func TestInputsLargerThanTheLimitAreRefused(t *testing.T) {
+	t.Parallel()
+	const msg = "the file is too large: a scenario may have at most 4 MiB"
+	big := "name: big\n" + strings.Repeat("#", 5<<20) + "\n"
+	f := writeFile(t, "big.yaml", big)
+	tests := []struct {
+		name  string
+		stdin bool
+		args  []string
+		want  string
+	}{
+		{"validate FILE", false, []string{"validate", f}, f + ": " + msg + "\n"},
+		{"run FILE", false, []string{"run", f}, "converge run: " + f + ": " + msg + "\n"},
+		{"share FILE", false, []string{"share", f}, "converge share: " + f + ": " + msg + "\n"},
+		{"kubectl --scenario FILE", false, []string{"kubectl", "--scenario", f, "get", "pods"}, "converge kubectl: " + f + ": " + msg + "\n"},
+		{"validate -", true, []string{"validate", "-"}, "<stdin>: " + msg + "\n"},
+		{"run -", true, []string{"run", "-"}, "converge run: <stdin>: " + msg + "\n"},
+		{"kubectl apply -f -", true, []string{"kubectl", "apply", "-f", "-"}, "error: read STDIN: " + msg + "\n"},
+		{"kubectl apply -f FILE", false, []string{"kubectl", "apply", "-f", f}, "error: read " + f + ": " + msg + "\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			stdin := &endless{}
+			code, out, errOut := runCLIWithStdin(t, stdin, tc.args...)
+			assert.Equal(t, exitBadInput, code)
+			assert.Empty(t, out)
+			assert.Equal(t, tc.want, errOut)
+			if tc.stdin {
+				assert.Equal(t, 4<<20+1, stdin.read, "standard input is read up to the limit, not to its end")
+			} else {
+				assert.Zero(t, stdin.read, "standard input is not read")
+			}
+		})
+	}
+}
+
+func TestKubectlApplyReadsFilesAndStdin(t *testing.T) {
+	t.Parallel()
+	cm := func(name string) string {
+		return "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: " + name + "}\ndata: {k: v}\n"
+	}
+	scn := writeFile(t, "small.yaml", goodScenario)
+	abs := writeFile(t, "abs.yaml", cm("abs"))
+	wd, err := os.Getwd()
+	require.NoError(t, err)
+	rel, err := filepath.Rel(wd, writeFile(t, "rel.yaml", cm("rel")))
+	require.NoError(t, err)
+	tests := []struct {
+		name     string
+		stdin    string
+		args     []string
+		out, err string
+	}{
+		{"an absolute path", "", []string{"apply", "-f", abs}, "configmap/abs created\n", ""},
+		{"a relative path", "", []string{"apply", "-f", rel}, "configmap/rel created\n", ""},
+		{"standard input", cm("in"), []string{"apply", "-f", "-"}, "configmap/in created\n", ""},
+		{"a scenario's state", cm("in"), []string{"--scenario", scn, "--at", "5s", "apply", "-f", "-", "-o", "name"}, "configmap/in\n", ""},
+		{"a missing file", "", []string{"apply", "-f", "no/such.yaml"}, "", "error: the path \"no/such.yaml\" does not exist\n"},
+		{"empty standard input", "", []string{"apply", "-f", "-"}, "", "error: no objects passed to apply\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			code, out, errOut := runCLIWithStdin(t, strings.NewReader(tc.stdin), append([]string{"kubectl"}, tc.args...)...)
+			assert.Equal(t, tc.out, out)
+			assert.Equal(t, tc.err, errOut)
+			if tc.err == "" {
+				assert.Equal(t, exitOK, code)
+			} else {
+				assert.Equal(t, exitBadInput, code)
+			}
+		})
+	}
+}
+
+func TestRunUntilZeroIsTheInitialStateAlone(t *testing.T) {
+	t.Parallel()
+	f := writeFile(t, "small.yaml", goodScenario)
+	for _, until := range []string{"0s", "0"} {
+		code, out, errOut := runCLI(t, "run", f, "--output", "jsonl", "--until", until)
+		require.Equal(t, exitOK, code, errOut)
+		require.Equal(t, 1, strings.Count(out, "\n"), out)
+		assert.True(t, strings.HasPrefix(out, `{"t":0,`), out)
+	}
+	code, out, _ := runCLI(t, "run", f, "--output", "jsonl")
+	require.Equal(t, exitOK, code)
+	assert.Equal(t, 21, strings.Count(out, "\n"), "without --until: the scenario's 20s")
+	code, _, errOut := runCLI(t, "run", f, "--until=")
+	assert.Equal(t, exitBadInput, code, "an empty --until is not the scenario's duration")
+	assert.Contains(t, errOut, "--until")
 }

@@ -20,6 +20,8 @@ var kubectlCommand = &command{
 	help: `Simulates FILE up to --at (default: the scenario's end), then runs the kubectl
 command ARGS against that state and prints kubectl's output. Without
 --scenario the cluster is the default one (node-1..node-3) at t=0.
+'apply -f FILE' reads FILE (relative to the working directory), '-f -'
+reads standard input.
 Converge's own flags come before ARGS:
   converge kubectl --scenario rolling.yaml --at 40s get pods -o wide
 Exit status 2 when the command fails (as kubectl, which exits non-zero).`,
@@ -50,8 +52,11 @@ Exit status 2 when the command fails (as kubectl, which exits non-zero).`,
 				return badInput(err)
 			}
 			s.SeekTo(int64(t / time.Second))
-			line := kubectlLine(args)
-			res := kubectl.Run(s.Env(), line)
+			env := s.Env()
+			if err := kubectlFiles(e, env); err != nil {
+				return badInput(err)
+			}
+			res := kubectl.Run(env, kubectlLine(args))
 			if res.Output != "" {
 				fmt.Fprint(e.stdout, withNewline(res.Output))
 			}

@@ -23,7 +23,8 @@ the default: each step with its output, each event as 'kubectl get events -w'
 shows it, and a summary per Deployment) or the JSONL trace, one JSON object
 per simulated second (--output jsonl), byte-identical run to run.
 FILE may be a scenario or a plain manifest file; - reads standard input.
---until stops early (or runs past the scenario's duration).
+--until stops early (or runs past the scenario's duration); --until 0s prints
+the state at t=0 alone.
 Exit status 1 when an expect (or expectError) does not hold.`,
 	flags: func(fs *flag.FlagSet) runFunc {
 		output := fs.String("output", "text", "`FORMAT` of the output: text or jsonl")
@@ -35,30 +36,35 @@ Exit status 1 when an expect (or expectError) does not hold.`,
 			if *output != "text" && *output != "jsonl" {
 				return usageErrorf("--output must be text or jsonl, not %q", *output)
 			}
-			var end time.Duration
-			if *until != "" {
+			// --until 0s is t=0 alone: a given flag, not a zero, overrides the
+			// scenario's duration.
+			var end *time.Duration
+			if given(fs, "until") {
 				d, err := time.ParseDuration(*until)
 				if err != nil || d < 0 || d > scenario.MaxDuration || d%time.Second != 0 {
 					return usageErrorf("--until: %q is not a whole number of seconds between 0s and 24h (e.g. 90s, 5m)", *until)
 				}
-				end = d
+				end = &d
 			}
 			return runScenario(ctx, e, args[0], *output, end)
 		}
 	},
 }
 
-func runScenario(ctx context.Context, e *env, file, output string, until time.Duration) error {
+// runScenario simulates file until the scenario's duration, or until
+// *untilFlag when it is given.
+func runScenario(ctx context.Context, e *env, file, output string, untilFlag *time.Duration) error {
 	scn, err := loadScenario(e, file)
 	if err != nil {
 		return err
 	}
-	if until == 0 {
-		until = scn.Duration
+	until := scn.Duration
+	if untilFlag != nil {
+		until = *untilFlag
 	}
 	s, err := sim.New(scn, sim.Options{CheckpointEvery: -1})
 	if err != nil {
-		return badInput(fmt.Errorf("%s: %w", file, err))
+		return badInput(fmt.Errorf("%s: %w", displayName(file), err))
 	}
 	out := bufio.NewWriterSize(e.stdout, 1<<16)
 	defer out.Flush()
@@ -85,7 +91,7 @@ func runScenario(ctx context.Context, e *env, file, output string, until time.Du
 		}
 		for _, r := range s.Tick().Steps {
 			if !r.OK {
-				failures = append(failures, failureLine(file, r))
+				failures = append(failures, failureLine(displayName(file), r))
 			}
 		}
 		progress.at(s.T())

@@ -1,8 +1,10 @@
 package kubectl
 
 import (
+	"errors"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -124,7 +126,7 @@ func TestApplyInputsAndErrors(t *testing.T) {
 	f.files["new.json"] = `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"new"}}`
 	f.files["empty.json"] = ``
 	f.files["big.json"] = manifest(`"replicas":2`, `"replicas":20000`)
-	f.env.Stdin = []byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"stdin"}}`)
+	f.env.Stdin = strings.NewReader(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"stdin"}}`)
 	runSteps(t, f, []step{
 		{"apply -f two.json", "configmap/a created\nconfigmap/b created", ""},
 		{"apply -f -", "configmap/stdin created", ""},
@@ -228,4 +230,50 @@ func TestCreate(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestApplyReadsFilesFromTheWorkingDirectoryAndStdin(t *testing.T) {
+	t.Parallel()
+	cm := func(name string) string {
+		return `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"` + name + `"}}`
+	}
+	files := mapFiles{"home/me/demo/here.json": cm("here"), "home/me/up.json": cm("up"), "tmp/abs.json": cm("abs")}
+	tests := []struct {
+		name     string
+		dir      string
+		line     string
+		out, err string
+	}{
+		{"relative to the working directory", "home/me/demo", "apply -f here.json", "configmap/here created", ""},
+		{"dot slash", "home/me/demo", "apply -f ./here.json", "configmap/here created", ""},
+		{"up a directory", "home/me/demo", "apply -f ../up.json", "configmap/up created", ""},
+		{"absolute", "home/me/demo", "apply -f /tmp/abs.json", "configmap/abs created", ""},
+		{"from the root", "", "apply -f tmp/abs.json", "configmap/abs created", ""},
+		{"above the root stops at it", ".", "apply -f ../../tmp/abs.json", "configmap/abs created", ""},
+		{"missing", "home/me/demo", "apply -f up.json", "", `error: the path "up.json" does not exist`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			f := newFixture(t)
+			f.env.Files, f.env.Dir = files, tc.dir
+			r := f.run(tc.line)
+			assert.Equal(t, tc.out, r.Output)
+			assert.Equal(t, tc.err, r.Error)
+		})
+	}
+
+	f := newFixture(t)
+	f.env.Stdin = strings.NewReader(cm("in"))
+	runSteps(t, f, []step{
+		{"apply -f -", "configmap/in created", ""},
+		{"apply -f -", "", "error: no objects passed to apply"}, // stdin is read once
+	})
+	f.env.Stdin = iotest.ErrReader(errors.New("broken pipe"))
+	runSteps(t, f, []step{{"apply -f -", "", "error: read STDIN: broken pipe"}})
+	f.env.Stdin, f.env.Files = nil, nil
+	runSteps(t, f, []step{
+		{"apply -f -", "", "error: no objects passed to apply"},
+		{"apply -f here.json", "", `error: the path "here.json" does not exist`},
+	})
 }

@@ -47,7 +47,7 @@ func (s storeReader) names(kind string) []string {
 }
 
 func candidates(words []string, current string, st storeReader) []string {
-	if commandWord(words, 0) < 0 {
+	if commandWord(words, every(len(words))) < 0 {
 		if strings.HasPrefix(current, "-") {
 			return flagNames(globalFlags)
 		}
@@ -57,11 +57,12 @@ func candidates(words []string, current string, st storeReader) []string {
 		}
 		return out
 	}
-	spec, rest, err := findPath(words)
-	if err != nil {
+	spec, restAt, pe := findPath(words)
+	if pe != nil {
 		return nil
 	}
-	if len(spec.subs) > 0 && commandWord(rest, 0) < 0 && !strings.HasPrefix(current, "-") {
+	rest := pick(words, restAt)
+	if len(spec.subs) > 0 && commandWord(rest, every(len(rest))) < 0 && !strings.HasPrefix(current, "-") {
 		var out []string
 		for _, s := range spec.subs {
 			out = append(out, s.path[len(s.path)-1])

@@ -2,6 +2,8 @@ package kubectl
 
 import (
 	"fmt"
+	"io"
+	"io/fs"
 	"strings"
 
 	"converge/core/api"
@@ -11,10 +13,17 @@ import (
 // Env is what a command runs against.
 type Env struct {
 	Store *store.Store
-	// ReadFile reads `apply -f FILE`; nil means files cannot be read. "-"
-	// reads Stdin.
-	ReadFile func(name string) ([]byte, error)
-	Stdin    []byte
+	// Files is the filesystem `-f FILE` reads. FILE is a slash-separated
+	// path as the user typed it: an absolute one (/tmp/web.yaml) names
+	// tmp/web.yaml in Files, a relative one is below Dir. With a nil Files
+	// there are no files and every FILE "does not exist" (a scenario's
+	// kubectl steps).
+	Files fs.FS
+	// Dir is the working directory inside Files, an io/fs path such as
+	// "home/me/demo" ("" or "." for its root).
+	Dir string
+	// Stdin is what `-f -` reads, once; nil reads nothing.
+	Stdin io.Reader
 	// Decode turns manifest YAML/JSON into objects (the core/manifest
 	// decoder, injected to avoid an import cycle).
 	Decode func(data []byte, source string) ([]api.Object, error)

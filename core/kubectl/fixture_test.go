@@ -3,10 +3,12 @@ package kubectl
 import (
 	"encoding/json"
 	"flag"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -74,7 +76,19 @@ func testDecode(data []byte, source string) ([]api.Object, error) {
 type fixture struct {
 	st    *store.Store
 	env   *Env
-	files map[string]string
+	files mapFiles
+}
+
+// mapFiles is a filesystem of the files a test writes into the map (name →
+// content), read when a command opens them.
+type mapFiles map[string]string
+
+func (m mapFiles) Open(name string) (fs.File, error) {
+	fsys := fstest.MapFS{}
+	for k, v := range m {
+		fsys[k] = &fstest.MapFile{Data: []byte(v)}
+	}
+	return fsys.Open(name)
 }
 
 const fixtureHash = "66b6c48dd5"
@@ -82,14 +96,8 @@ const fixtureHash = "66b6c48dd5"
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	st := simtest.NewStore()
-	f := &fixture{st: st, files: map[string]string{}}
-	f.env = &Env{Store: st, Decode: testDecode, ReadFile: func(name string) ([]byte, error) {
-		s, ok := f.files[name]
-		if !ok {
-			return nil, os.ErrNotExist
-		}
-		return []byte(s), nil
-	}}
+	f := &fixture{st: st, files: mapFiles{}}
+	f.env = &Env{Store: st, Decode: testDecode, Files: f.files}
 	for i, n := range []string{"node-1", "node-2"} {
 		node := simtest.NewNode(n, "4", "8Gi", 110)
 		node.Labels["kubernetes.io/os"] = "linux"

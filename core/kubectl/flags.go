@@ -71,6 +71,28 @@ type flagSet struct {
 	path  string // "kubectl scale", for error texts
 	vals  []FlagValue
 	args  []string
+	// argAt is the index, in the words parsed, of each of args.
+	argAt []int
+}
+
+// at is where in the words parsed a flag error is: the word's index and
+// how many bytes into it.
+type at struct{ word, skip int }
+
+// wordError is an error of a flag's word or value, and where it is relative
+// to the flag's word (word 1: the next word, its value).
+type wordError struct {
+	err error
+	at  at
+}
+
+func (e *wordError) Error() string { return e.err.Error() }
+
+func atWord(err error, word, skip int) error {
+	if err == nil {
+		return nil
+	}
+	return &wordError{err: err, at: at{word: word, skip: skip}}
 }
 
 func (fs *flagSet) lookup(name string) *flagSpec {
@@ -91,31 +113,41 @@ func (fs *flagSet) lookupShort(c string) *flagSpec {
 	return nil
 }
 
-// parse consumes words; errors are pflag's texts, wrapped as flag errors.
-func (fs *flagSet) parse(words []string) error {
+// parse consumes words; errors are pflag's texts, wrapped as flag errors,
+// with the word they concern.
+func (fs *flagSet) parse(words []string) *ParseError {
 	for i := 0; i < len(words); i++ {
 		w := words[i]
+		var n int
+		var err error
 		switch {
 		case w == "--":
-			fs.args = append(fs.args, words[i+1:]...)
+			for j := i + 1; j < len(words); j++ {
+				fs.arg(words[j], j)
+			}
 			return nil
 		case strings.HasPrefix(w, "--"):
-			n, err := fs.parseLong(w, words[i+1:])
-			if err != nil {
-				return &flagError{path: fs.path, msg: err.Error()}
-			}
-			i += n
+			n, err = fs.parseLong(w, words[i+1:])
 		case strings.HasPrefix(w, "-") && len(w) > 1:
-			n, err := fs.parseShort(w, words[i+1:])
-			if err != nil {
-				return &flagError{path: fs.path, msg: err.Error()}
-			}
-			i += n
+			n, err = fs.parseShort(w, words[i+1:])
 		default:
-			fs.args = append(fs.args, w)
+			fs.arg(w, i)
 		}
+		if err != nil {
+			pos := at{word: i}
+			if we, ok := err.(*wordError); ok {
+				pos = at{word: i + we.at.word, skip: we.at.skip}
+			}
+			return &ParseError{Msg: err.Error(), err: &flagError{path: fs.path, msg: err.Error()}, at: pos}
+		}
+		i += n
 	}
 	return nil
+}
+
+func (fs *flagSet) arg(w string, i int) {
+	fs.args = append(fs.args, w)
+	fs.argAt = append(fs.argAt, i)
 }
 
 // parseLong handles --name, --name=value and --name value; it returns how
@@ -143,7 +175,10 @@ func (fs *flagSet) parseLong(w string, rest []string) (int, error) {
 	default:
 		return 0, fmt.Errorf(msgFlagNeedsArgument, name)
 	}
-	return consumed, fs.set(spec, value)
+	if hasValue {
+		return 0, atWord(fs.set(spec, value), 0, len("--"+name+"="))
+	}
+	return consumed, atWord(fs.set(spec, value), consumed, 0)
 }
 
 // parseShort handles -n value, -nvalue, -n=value and clusters of boolean
@@ -153,23 +188,24 @@ func (fs *flagSet) parseShort(w string, rest []string) (int, error) {
 	for len(shorts) > 0 {
 		c := shorts[:1]
 		spec := fs.lookupShort(c)
+		here := len(w) - len(shorts) // the shorthand's byte in w
 		if spec == nil {
-			return 0, fmt.Errorf(msgUnknownShorthand, rune(c[0]), w)
+			return 0, atWord(fmt.Errorf(msgUnknownShorthand, rune(c[0]), w), 0, here)
 		}
 		after := shorts[1:]
 		switch {
 		case len(after) > 0 && after[0] == '=':
-			return 0, fs.set(spec, after[1:])
+			return 0, atWord(fs.set(spec, after[1:]), 0, here+2)
 		case spec.noOpt != "":
 			if err := fs.set(spec, spec.noOpt); err != nil {
-				return 0, err
+				return 0, atWord(err, 0, here)
 			}
 			shorts = after
 			continue
 		case len(after) > 0:
-			return 0, fs.set(spec, after)
+			return 0, atWord(fs.set(spec, after), 0, here+1)
 		case len(rest) > 0:
-			return 1, fs.set(spec, rest[0])
+			return 1, atWord(fs.set(spec, rest[0]), 1, 0)
 		default:
 			return 0, fmt.Errorf(msgShortNeedsArgument, rune(c[0]), w)
 		}

@@ -1,6 +1,7 @@
 package kubectl
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -26,6 +27,8 @@ var fuzzSeeds = []string{
 	"apply -f web.json", "apply -f -", "version -o yaml", "api-resources -o wide",
 	"frobnicate", "get", "get foo", "scale --selector-typo", "get pods -o", "get \"unterminated", "get 'x\\", "-n", "-- get",
 	"get pods -n other", "get pods --namespace=default -w", "scale deploy/web --replicas=-1", "set image deploy/web web=",
+	"scael deployment/web", "scale deployment/web --replicas=abc", "scale deployment/web '--replicas=abc'", "get pods -Ax",
+	"create deploy web --image=x -rx", "kubectl  -n x rollout stats deploy/web", "scale deploy/web --replicas abc",
 }
 
 func FuzzParse(f *testing.F) {
@@ -34,11 +37,22 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, line string) {
 		c, err := Parse(line)
+		pe := Check(line)
 		if err != nil {
 			assert.Nil(t, c)
 			assert.NotEmpty(t, err.Error())
+			if _, help := err.(rootHelpError); help {
+				assert.Nil(t, pe, "kubectl alone prints its help")
+				return
+			}
+			require.NotNil(t, pe, "Check agrees with Parse")
+			assert.Equal(t, err.Error(), pe.Error())
+			assert.NotEmpty(t, pe.Msg)
+			assert.NotContains(t, pe.Msg, "\n", "one line")
+			assert.True(t, pe.Offset >= -1 && pe.Offset <= len(line), "offset %d in %q", pe.Offset, line)
 			return
 		}
+		assert.Nil(t, pe, "Check agrees with Parse")
 		// The normalized line parses back to the same command.
 		again, err := Parse(c.String())
 		require.NoError(t, err, "%q normalized to %q", line, c.String())
@@ -57,7 +71,7 @@ func FuzzRun(f *testing.F) {
 	f.Fuzz(func(t *testing.T, line string) {
 		fx := newFixture(t)
 		fx.files["web.json"] = webManifest
-		fx.env.Stdin = []byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"stdin"}}`)
+		fx.env.Stdin = strings.NewReader(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"stdin"}}`)
 		rv := fx.st.ResourceVersion()
 		r := Run(fx.env, line)
 		changed := fx.st.ResourceVersion() != rv

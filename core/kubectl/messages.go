@@ -15,6 +15,9 @@ const (
 	msgUnterminatedDoubleQuote = "unterminated double-quoted string"
 	msgTrailingBackslash       = "the line ends with an unescaped backslash"
 	msgNoStore                 = "no cluster to run against"
+	// msgNeedsSubcommand sums up, on one line, the help a group command
+	// alone prints (kubectl rollout): a scenario's problem list needs one.
+	msgNeedsSubcommand = "%s needs a subcommand: %s"
 )
 
 // cobra and pflag.

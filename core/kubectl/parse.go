@@ -1,6 +1,7 @@
 package kubectl
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -22,59 +23,137 @@ type Command struct {
 
 // Parse parses a command line (with or without a leading "kubectl") into a
 // Command, doing what cobra does before a command runs: it finds the
-// command, parses its flags and checks required ones. Its errors print as
-// kubectl prints them, e.g.
+// command, parses its flags and checks their values and the required ones.
+// Its errors are *ParseError and print as kubectl prints them, e.g.
 //
 //	error: unknown command "frobnicate" for "kubectl"
 //	error: unknown flag: --selector-typo
 //	See 'kubectl scale --help' for usage.
+//
+// A line without a command is kubectl's help, which Run prints; Parse
+// returns it as an error that is not a *ParseError.
 func Parse(line string) (*Command, error) {
-	words, err := Split(line)
+	c, err := parse(line)
 	if err != nil {
-		return nil, &plainError{msg: err.Error()}
+		return nil, err
+	}
+	return c, nil
+}
+
+// Check reports what kubectl rejects in line before running it: nil when
+// Run would run the line (or print kubectl's help), else Parse's error.
+// Scenario files check their kubectl steps with it when they load.
+func Check(line string) *ParseError {
+	_, err := parse(line)
+	var pe *ParseError
+	if errors.As(err, &pe) {
+		return pe
+	}
+	return nil
+}
+
+// ParseError is a command line kubectl rejects before it runs: a shell
+// quoting error, an unknown command, an unknown flag, a flag value of the
+// wrong type, a missing required flag. Error is the text kubectl prints.
+type ParseError struct {
+	// Offset is the byte offset in the line of what the error is about (the
+	// unknown word, the bad flag value, the unterminated quote), or -1 for
+	// the line as a whole (a missing required flag).
+	Offset int
+	// Msg is kubectl's message alone, on one line, without the "error: "
+	// before it and the pointer to --help after it:
+	// `unknown flag: --selector-typo`.
+	Msg string
+	// Suggestions are the commands of kubectl's "Did you mean this?" list.
+	Suggestions []string
+
+	err error // what kubectl prints
+	at  at    // where, among the words after the leading "kubectl"; word -1: nowhere
+}
+
+func (e *ParseError) Error() string { return e.err.Error() }
+
+// parse is Parse with its error as *ParseError (or rootHelpError).
+func parse(line string) (*Command, error) {
+	words, offs, err := splitWords(line)
+	if err != nil {
+		return nil, &ParseError{Offset: offs[0], Msg: err.Error(), err: &plainError{msg: err.Error()}}
 	}
 	if len(words) > 0 && words[0] == "kubectl" {
-		words = words[1:]
+		words, offs = words[1:], offs[1:]
 	}
-	spec, rest, err := findPath(words)
-	if err != nil {
-		return nil, err
+	c, pe := parseWords(words)
+	if pe == nil {
+		return c, nil
 	}
+	if pe.err == nil {
+		return nil, rootHelpError{}
+	}
+	pe.Offset = -1
+	if w := pe.at.word; w >= 0 && w < len(words) {
+		pe.Offset = offs[w]
+		// The point inside the word, where the word is written as is
+		// (no quotes before it).
+		if k := pe.at.skip; k > 0 && k <= len(words[w]) && strings.HasPrefix(line[offs[w]:], words[w][:k]) {
+			pe.Offset += k
+		}
+	}
+	return nil, pe
+}
+
+// parseWords parses a line's words. A *ParseError without err is the root
+// help.
+func parseWords(words []string) (*Command, *ParseError) {
+	spec, restAt, pe := findPath(words)
+	if pe != nil {
+		return nil, pe
+	}
+	rest := pick(words, restAt)
 	fs := &flagSet{specs: append(append([]flagSpec{}, spec.flags...), globalFlags...), path: "kubectl " + strings.Join(spec.path, " ")}
-	if err := fs.parse(rest); err != nil {
-		return nil, err
+	if pe := fs.parse(rest); pe != nil {
+		pe.at.word = restAt[pe.at.word]
+		return nil, pe
 	}
 	c := &Command{Path: append([]string(nil), spec.path...), Args: fs.args, Flags: fs.vals, spec: spec}
 	if c.help() {
 		return c, nil
 	}
 	if spec.run == nil {
-		return nil, groupError(spec, c.Args)
+		pe := groupError(spec, c.Args)
+		if len(fs.argAt) > 0 {
+			pe.at.word = restAt[fs.argAt[0]]
+		}
+		return nil, pe
 	}
 	if err := fs.missingRequired(); err != nil {
-		return nil, &plainError{msg: err.Error()}
+		return nil, &ParseError{Msg: err.Error(), err: &plainError{msg: err.Error()}, at: at{word: -1}}
 	}
 	return c, nil
 }
 
-// findPath finds the command the words name and returns the words left for
-// flag parsing. Like cobra, it skips flags while looking for command words.
-func findPath(words []string) (*cmdSpec, []string, error) {
-	i := commandWord(words, 0)
+// findPath finds the command the words name and returns the indexes of the
+// words left for flag parsing. Like cobra, it skips flags while looking for
+// command words.
+func findPath(words []string) (*cmdSpec, []int, *ParseError) {
+	rest := every(len(words))
+	i := commandWord(words, rest)
 	if i < 0 {
-		return nil, nil, rootHelpError{}
+		return nil, nil, &ParseError{} // the root help
 	}
-	spec := findCommand(commands, words[i])
+	word := words[rest[i]]
+	spec := findCommand(commands, word)
 	if spec == nil {
-		return nil, nil, &plainError{msg: fmt.Sprintf(msgUnknownCommand, words[i], "kubectl") + suggestions(words[i])}
+		msg := fmt.Sprintf(msgUnknownCommand, word, "kubectl")
+		found := suggestions(word)
+		return nil, nil, &ParseError{Msg: msg, Suggestions: found, err: &plainError{msg: msg + didYouMean(found)}, at: at{word: rest[i]}}
 	}
-	rest := remove(words, i)
+	rest = remove(rest, i)
 	for len(spec.subs) > 0 {
-		j := commandWord(rest, 0)
+		j := commandWord(words, rest)
 		if j < 0 {
 			break
 		}
-		sub := findCommand(spec.subs, rest[j])
+		sub := findCommand(spec.subs, words[rest[j]])
 		if sub == nil {
 			break
 		}
@@ -83,11 +162,11 @@ func findPath(words []string) (*cmdSpec, []string, error) {
 	return spec, rest, nil
 }
 
-// commandWord returns the index of the first word from i on that is not a
+// commandWord returns the position in idx of the first word that is not a
 // flag or the value of a global flag, or -1.
-func commandWord(words []string, i int) int {
-	for ; i < len(words); i++ {
-		w := words[i]
+func commandWord(words []string, idx []int) int {
+	for i := 0; i < len(idx); i++ {
+		w := words[idx[i]]
 		switch {
 		case w == "--":
 			return -1
@@ -101,24 +180,48 @@ func commandWord(words []string, i int) int {
 	return -1
 }
 
-func remove(words []string, i int) []string {
-	out := append([]string(nil), words[:i]...)
-	return append(out, words[i+1:]...)
+// every is the indexes 0..n-1.
+func every(n int) []int {
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	return idx
+}
+
+// pick returns the words at idx.
+func pick(words []string, idx []int) []string {
+	out := make([]string, len(idx))
+	for i, w := range idx {
+		out[i] = words[w]
+	}
+	return out
+}
+
+func remove(idx []int, i int) []int {
+	out := append([]int(nil), idx[:i]...)
+	return append(out, idx[i+1:]...)
 }
 
 // groupError is what a command that only groups subcommands (set, rollout)
 // says when it gets no known subcommand: its help without one, kubectl's
 // "unknown command" with one.
-func groupError(spec *cmdSpec, args []string) error {
+func groupError(spec *cmdSpec, args []string) *ParseError {
+	path := "kubectl " + strings.Join(spec.path, " ")
 	if len(args) == 0 {
-		return &plainError{text: helpText(spec)}
+		names := make([]string, len(spec.subs))
+		for i, s := range spec.subs {
+			names[i] = s.path[len(s.path)-1]
+		}
+		return &ParseError{Msg: fmt.Sprintf(msgNeedsSubcommand, path, strings.Join(names, ", ")), err: &plainError{text: helpText(spec)}, at: at{word: -1}}
 	}
-	return &usageError{path: "kubectl " + strings.Join(spec.path, " "), msg: fmt.Sprintf(msgUnknownSubcommand, strings.Join(args, " "))}
+	msg := fmt.Sprintf(msgUnknownSubcommand, strings.Join(args, " "))
+	return &ParseError{Msg: msg, err: &usageError{path: path, msg: msg}}
 }
 
-// suggestions is cobra's "Did you mean this?" block: commands within
+// suggestions are cobra's "Did you mean this?" candidates: commands within
 // Levenshtein distance 2 of the typed word, or that start with it.
-func suggestions(typed string) string {
+func suggestions(typed string) []string {
 	var found []string
 	for _, c := range sortedCommands() {
 		name := c.path[0]
@@ -126,6 +229,11 @@ func suggestions(typed string) string {
 			found = append(found, name)
 		}
 	}
+	return found
+}
+
+// didYouMean is cobra's "Did you mean this?" block, "" for no suggestions.
+func didYouMean(found []string) string {
 	if len(found) == 0 {
 		return ""
 	}

@@ -158,3 +158,51 @@ func TestMutates(t *testing.T) {
 	var nilCmd *Command
 	assert.False(t, nilCmd.Mutates())
 }
+
+func TestCheckSaysWhereTheLineIsWrong(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name        string
+		line        string
+		offset      int
+		msg         string
+		suggestions []string
+	}{
+		{"unknown command", "scael deployment/web", 0, `unknown command "scael" for "kubectl"`, []string{"scale"}},
+		{"unknown command after kubectl and a flag", "kubectl -n default scael deployment/web", 19, `unknown command "scael" for "kubectl"`, []string{"scale"}},
+		{"unknown flag", "scale deployment/web --replicas=0 --selector-typo", 34, "unknown flag: --selector-typo", nil},
+		{"bad int value", "scale deployment/web --replicas=abc", 32,
+			`invalid argument "abc" for "--replicas" flag: strconv.ParseInt: parsing "abc": invalid syntax`, nil},
+		{"bad value as the next word", "scale deployment/web --replicas abc", 32,
+			`invalid argument "abc" for "--replicas" flag: strconv.ParseInt: parsing "abc": invalid syntax`, nil},
+		{"bad value of a quoted flag points at the flag", "scale deployment/web '--replicas=abc'", 21,
+			`invalid argument "abc" for "--replicas" flag: strconv.ParseInt: parsing "abc": invalid syntax`, nil},
+		{"bad shorthand value", "create deployment web --image=nginx -rx", 38,
+			`invalid argument "x" for "-r, --replicas" flag: strconv.ParseInt: parsing "x": invalid syntax`, nil},
+		{"unknown shorthand in a cluster", "get pods -Ax", 11, "unknown shorthand flag: 'x' in -Ax", nil},
+		{"bad bool", "get pods --show-labels=maybe", 23,
+			`invalid argument "maybe" for "--show-labels" flag: strconv.ParseBool: parsing "maybe": invalid syntax`, nil},
+		{"missing required flag", "scale deployment/web", -1, `required flag(s) "replicas" not set`, nil},
+		{"unknown subcommand", "rollout stats deploy/web", 8, `unknown command "stats deploy/web"`, nil},
+		{"a group alone", "rollout", -1, "kubectl rollout needs a subcommand: history, pause, restart, resume, status, undo", nil},
+		{"unterminated quote", "get 'pods", 4, "unterminated single-quoted string", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			pe := Check(tc.line)
+			require.NotNil(t, pe)
+			assert.Equal(t, tc.offset, pe.Offset)
+			assert.Equal(t, tc.msg, pe.Msg)
+			assert.Equal(t, tc.suggestions, pe.Suggestions)
+			_, err := Parse(tc.line)
+			assert.Equal(t, err.Error(), pe.Error(), "the text kubectl prints")
+			if tc.name != "a group alone" { // which prints its help
+				assert.Contains(t, pe.Error(), tc.msg)
+			}
+		})
+	}
+	for _, line := range []string{"", "kubectl", "--help", "scale --help", "get pods", "scale deploy/web --replicas=3"} {
+		assert.Nil(t, Check(line), line)
+	}
+}

@@ -26,9 +26,24 @@ var (
 //	patch deploy web -p '{"spec":{"paused":true}}' → [patch deploy web -p {"spec":{"paused":true}}]
 //	annotate deploy web 'kubernetes.io/change-cause=v2 rollout' → [annotate deploy web kubernetes.io/change-cause=v2 rollout]
 func Split(line string) ([]string, error) {
+	words, _, err := splitWords(line)
+	return words, err
+}
+
+// splitWords is Split that also returns the byte offset in line at which
+// each word starts. On an error it returns the offset of the character at
+// fault (the unterminated quote, the trailing backslash) as the only offset.
+func splitWords(line string) ([]string, []int, error) {
 	var words []string
+	var offs []int
 	var cur strings.Builder
 	inWord := false
+	start := func(i int) {
+		if !inWord {
+			offs = append(offs, i)
+			inWord = true
+		}
+	}
 	for i := 0; i < len(line); i++ {
 		c := line[i]
 		switch {
@@ -40,37 +55,37 @@ func Split(line string) ([]string, error) {
 			}
 		case c == '\\':
 			if i+1 >= len(line) {
-				return nil, ErrTrailingBackslash
+				return nil, []int{i}, ErrTrailingBackslash
 			}
+			start(i)
 			i++
 			if line[i] != '\n' {
 				cur.WriteByte(line[i])
 			}
-			inWord = true
 		case c == '\'':
 			j := strings.IndexByte(line[i+1:], '\'')
 			if j < 0 {
-				return nil, ErrUnterminatedSingleQuote
+				return nil, []int{i}, ErrUnterminatedSingleQuote
 			}
+			start(i)
 			cur.WriteString(line[i+1 : i+1+j])
 			i += j + 1
-			inWord = true
 		case c == '"':
 			n, err := readDoubleQuoted(line[i+1:], &cur)
 			if err != nil {
-				return nil, err
+				return nil, []int{i}, err
 			}
+			start(i)
 			i += n // now at the closing quote; the loop steps past it
-			inWord = true
 		default:
+			start(i)
 			cur.WriteByte(c)
-			inWord = true
 		}
 	}
 	if inWord {
 		words = append(words, cur.String())
 	}
-	return words, nil
+	return words, offs, nil
 }
 
 // readDoubleQuoted copies the inside of a double-quoted string into cur and

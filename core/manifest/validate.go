@@ -20,12 +20,15 @@ func Validate(doc Doc) Problems {
 	}
 	obj := doc.Object.DeepCopyObject()
 	api.SetDefaults(obj)
-	return placeErrors(doc, obj, validation.ValidateObject(obj, nil))
+	return PlaceErrors(doc, obj, validation.ValidateObject(obj, nil))
 }
 
-// placeErrors turns field errors about obj into problems at their positions,
-// dropping duplicates as kubectl does.
-func placeErrors(doc Doc, obj api.Object, errs field.ErrorList) Problems {
+// PlaceErrors turns the API server's field errors about obj (doc's object,
+// defaulted) into problems at the fields they name in doc, or at the
+// nearest ancestor written in the file, in kubectl's words, dropping
+// duplicates as kubectl does. Validate uses it for creates, core/scenario
+// for the updates of apply steps.
+func PlaceErrors(doc Doc, obj api.Object, errs field.ErrorList) Problems {
 	kind, name := obj.GetTypeMeta().Kind, obj.GetObjectMeta().Name
 	var probs Problems
 	seen := map[string]bool{}

@@ -42,7 +42,7 @@ func TestPlaceErrorsPutsEachErrorAtItsField(t *testing.T) {
 		"web.yaml:14:9: The Deployment \"web\" is invalid: spec.template.spec.containers[0].image: Required value",
 		"web.yaml:5:1: The Deployment \"web\" is invalid: spec.strategy.rollingUpdate.maxSurge: Invalid value: \"200%\": must not be greater than 100%",
 		"web.yaml:1:1: The Deployment \"web\" is invalid: status: Invalid value: 1: x",
-	}, problemStrings(placeErrors(doc, doc.Object, errs)))
+	}, problemStrings(PlaceErrors(doc, doc.Object, errs)))
 }
 
 func TestValidateRunsTheAPIServerValidation(t *testing.T) {

@@ -13,5 +13,11 @@
 // (AppendStep) are written back into it by Marshal with the file's comments
 // intact; share links (EncodeShare, DecodeShare) carry that YAML.
 //
-// kubectl lines are kept as strings here; the engine parses and runs them.
+// Parse is the one validation policy of every entry point (the command
+// line, the page's editor, the JS API): beyond the file itself it parses
+// each kubectl step with the kubectl subset's parser (kubectl.Check) and
+// validates each apply step as an update of the object it replaces, so that
+// what would fail only when the step runs is a problem at load time; a step
+// with expectError is exempt. Inputs are bounded by MaxFileSize (ReadAll).
+// kubectl lines are kept as strings; the engine runs them.
 package scenario

@@ -15,8 +15,26 @@ import (
 	"converge/core/manifest"
 )
 
-// MaxFileSize bounds the scenario files Load reads.
+// MaxFileSize bounds a scenario, from any source: a file, standard input,
+// a share link (which MaxShareSize bounds further), the JS API's load.
 const MaxFileSize = 4 << 20
+
+// ErrTooLarge is the error of an input larger than MaxFileSize.
+var ErrTooLarge = fmt.Errorf("the file is too large: a scenario may have at most %d MiB", MaxFileSize>>20)
+
+// ReadAll reads a scenario from r: at most MaxFileSize bytes and one more,
+// to know there are too many (ErrTooLarge), so that a huge input is never
+// held in memory.
+func ReadAll(r io.Reader) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxFileSize {
+		return nil, ErrTooLarge
+	}
+	return data, nil
+}
 
 // rawScenario is the file's shape; fields whose value position matters for
 // later checks are kept as nodes.
@@ -75,12 +93,12 @@ func Load(fsys fs.FS, name string) (*Scenario, Problems) {
 		return nil, Problems{{File: name, Message: "cannot read the file: " + err.Error()}}
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	data, err := ReadAll(f)
+	if errors.Is(err, ErrTooLarge) {
+		return nil, Problems{{File: name, Message: err.Error()}}
+	}
 	if err != nil {
 		return nil, Problems{{File: name, Message: "cannot read the file: " + err.Error()}}
-	}
-	if len(data) > MaxFileSize {
-		return nil, Problems{{File: name, Message: fmt.Sprintf("the file is too large: a scenario may have at most %d MiB", MaxFileSize>>20)}}
 	}
 	return Parse(data, name)
 }
@@ -89,7 +107,24 @@ func Load(fsys fs.FS, name string) (*Scenario, Problems) {
 // with apiVersion and kind), which becomes a scenario named after the file
 // with the default cluster. It returns nil and every problem when the input
 // is invalid; otherwise the scenario and its notes.
+//
+// Parse is Converge's one validation policy: `converge validate`, `converge
+// run`, `converge kubectl --scenario`, the page's editor and the JS API's
+// load and validate all call it, so they cannot disagree. Beyond the file's
+// shape it checks, as the run would find out later:
+//   - every object as the API server validates a create;
+//   - every apply step's objects as updates of the objects they replace,
+//     such as a Deployment's immutable selector (see checkUpdates);
+//   - every kubectl step with the kubectl subset's parser: an unknown
+//     command, an unknown flag, a flag value of the wrong type;
+//   - the size of the input (MaxFileSize).
+//
+// A step with expectError is meant to fail, so its action is read but not
+// validated. Each problem is at its line and column.
 func Parse(data []byte, file string) (*Scenario, Problems) {
+	if len(data) > MaxFileSize {
+		return nil, Problems{{File: file, Message: ErrTooLarge.Error()}}
+	}
 	docs, probs := manifest.ParseDocuments(data, file)
 	if probs.HasErrors() {
 		return nil, probs
@@ -264,6 +299,10 @@ func parseScenario(doc *yaml.Node, file string, lines []string) (*Scenario, Prob
 			s.Duration, s.durationSet = d, true
 			p.checkStepsWithin(s)
 		}
+	}
+	if !p.probs.HasErrors() {
+		// Updates are checked between objects that are valid on their own.
+		p.checkUpdates(s)
 	}
 	return s, p.probs
 }

@@ -2,11 +2,13 @@ package scenario
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
 
+	"converge/core/kubectl"
 	"converge/core/manifest"
 )
 
@@ -120,11 +122,11 @@ func (p *parser) action(st *Step, a action, path string) {
 	}
 	switch a.name {
 	case "kubectl":
-		line := strings.TrimSpace(s)
-		if rest, ok := strings.CutPrefix(line, "kubectl "); ok {
-			line = strings.TrimSpace(rest)
-		}
+		line, off := kubectlLine(s)
 		st.Kubectl = line
+		if !p.noValidate {
+			p.checkKubectl(n, path, line, off)
+		}
 	case "fault":
 		f, err := ParseFault(s)
 		if err != nil {
@@ -144,6 +146,50 @@ func (p *parser) action(st *Step, a action, path string) {
 		}
 		st.Expect = e
 	}
+}
+
+// kubectlLine is a kubectl step's command line as it runs: trimmed, without
+// a leading "kubectl". off is where it starts in s.
+func kubectlLine(s string) (line string, off int) {
+	line = strings.TrimSpace(s)
+	off = strings.Index(s, line)
+	if rest, ok := strings.CutPrefix(line, "kubectl "); ok {
+		trimmed := strings.TrimSpace(rest)
+		off += len("kubectl ") + strings.Index(rest, trimmed)
+		line = trimmed
+	}
+	return line, off
+}
+
+// checkKubectl parses a kubectl step's line (written at off in n's value)
+// as kubectl will when the step runs, and reports what kubectl rejects
+// before it runs anything, in kubectl's words, at the word at fault.
+func (p *parser) checkKubectl(n *yaml.Node, path, line string, off int) {
+	pe := kubectl.Check(line)
+	if pe == nil {
+		return
+	}
+	pos := nodePos(n)
+	if pe.Offset >= 0 {
+		pos = p.exprPos(n, off+pe.Offset)
+	}
+	msg := pe.Msg
+	if len(pe.Suggestions) > 0 {
+		quoted := make([]string, len(pe.Suggestions))
+		for i, s := range pe.Suggestions {
+			quoted[i] = strconv.Quote(s)
+		}
+		msg += "; did you mean " + orList(quoted) + "?"
+	}
+	p.problem(pos, "%s: %s", path, msg)
+}
+
+// orList is "a", "a or b", "a, b or c".
+func orList(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
 }
 
 func (p *parser) exprError(n *yaml.Node, path, what string, err error) {

@@ -66,6 +66,8 @@ objects:
 		{"an apply step changes the selector", immutable, 22, 7,
 			"The Deployment \"web\" is invalid: spec.selector: Invalid value: {\"matchLabels\":{\"app\":\"api\"}}: field is immutable"},
 		{"an unknown field", "name: x\nbogus: 1\n", 2, 1, "bogus"},
+		{"a kubectl step kubectl rejects", "name: x\nsteps:\n- at: 1s\n  kubectl: scael deployment/web\n", 4, 12,
+			`steps[0].kubectl: unknown command "scael" for "kubectl"; did you mean "scale"?`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

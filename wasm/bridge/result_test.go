@@ -3,6 +3,7 @@ package bridge
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -27,6 +28,11 @@ func TestPrepare(t *testing.T) {
 			wantErrors: []Problem{{Line: 1, Col: 1, Message: "the file holds no scenario and no objects"}}},
 		{name: "a server-set field is a note", wantOK: true, wantNotes: 1,
 			src: "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, uid: abc}\n"},
+		{name: "a kubectl step kubectl rejects", src: "name: x\nsteps:\n- at: 1s\n  kubectl: scale deploy/web --replicas=abc\n",
+			wantErrors: []Problem{{Line: 4, Col: 40,
+				Message: `steps[0].kubectl: invalid argument "abc" for "--replicas" flag: strconv.ParseInt: parsing "abc": invalid syntax`}}},
+		{name: "more than the limit", src: "name: x\n#" + strings.Repeat("x", scenario.MaxFileSize),
+			wantErrors: []Problem{{Message: "the file is too large: a scenario may have at most 4 MiB"}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
