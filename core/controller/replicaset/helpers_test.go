@@ -54,14 +54,6 @@ func getPod(t *testing.T, s *store.Store, name string) *api.Pod {
 	return p
 }
 
-func names(pods []*api.Pod) []string {
-	out := make([]string, len(pods))
-	for i, p := range pods {
-		out[i] = p.Name
-	}
-	return out
-}
-
 // recordFor returns the sync record about object, failing when there is none.
 func recordFor(t *testing.T, ctx *controller.Context, object string) controller.SyncRecord {
 	t.Helper()
