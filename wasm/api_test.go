@@ -12,24 +12,16 @@ import (
 
 	"converge/core/scenario"
 	"converge/core/sim"
+	"converge/core/simtest"
 )
 
 // The raw bridge under Node (no DOM): what converge.js wraps.
 
-const webYAML = `name: basic-loop
+var webYAML = `name: basic-loop
 title: Basic
 duration: 60s
 objects:
-- apiVersion: apps/v1
-  kind: Deployment
-  metadata: {name: web}
-  spec:
-    replicas: 2
-    selector: {matchLabels: {app: web}}
-    template:
-      metadata: {labels: {app: web}}
-      spec: {containers: [{name: web, image: nginx}]}
-steps:
+` + simtest.DeploymentYAML("web", 2, "nginx") + `steps:
 - at: 20s
   expect: deployment/web .status.availableReplicas == 2
 `

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"converge/core/scenario"
+	"converge/core/simtest"
 	"converge/scenarios"
 )
 
@@ -178,16 +179,7 @@ func TestExpectFailureIsReported(t *testing.T) {
 	t.Parallel()
 	scn := parse(t, `name: x
 objects:
-- apiVersion: apps/v1
-  kind: Deployment
-  metadata: {name: web}
-  spec:
-    replicas: 2
-    selector: {matchLabels: {app: web}}
-    template:
-      metadata: {labels: {app: web}}
-      spec: {containers: [{name: web, image: nginx}]}
-steps:
+`+simtest.DeploymentYAML("web", 2, "nginx")+`steps:
 - at: 10s
   expect: deployment/web .status.availableReplicas == 3
 - at: 10s
