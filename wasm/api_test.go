@@ -13,6 +13,7 @@ import (
 	"converge/core/scenario"
 	"converge/core/sim"
 	"converge/core/simtest"
+	"converge/core/simtest/simrun"
 )
 
 // The raw bridge under Node (no DOM): what converge.js wraps.
@@ -143,10 +144,7 @@ func TestStepSeekAndSnapshotAreTraceLines(t *testing.T) {
 	t.Parallel()
 	obj := newTestPage(t).def.obj
 	require.True(t, decode[loadResult](t, rawCall(obj, "load", webYAML)).OK)
-	scn, probs := scenario.Parse([]byte(webYAML), "scenario.yaml")
-	require.False(t, probs.HasErrors())
-	native, err := sim.New(scn, sim.Options{})
-	require.NoError(t, err)
+	native := simrun.Load(t, webYAML)
 	line := func(t int64) string {
 		native.SeekTo(t)
 		b, _ := native.TraceLine()

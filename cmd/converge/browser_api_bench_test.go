@@ -18,9 +18,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"converge/core/scenario"
 	"converge/core/sim"
 	"converge/core/simtest"
+	"converge/core/simtest/simrun"
 )
 
 // bigScenario is 1,000 pods for 10 minutes: a Deployment of 1,000 replicas
@@ -77,8 +77,7 @@ func BenchmarkBrowserReady(b *testing.B) {
 // and their ratio.
 func BenchmarkBrowserSimulate(b *testing.B) {
 	p := benchPage(b)
-	scn, probs := scenario.Parse([]byte(bigScenario()), "big.yaml")
-	require.False(b, probs.HasErrors())
+	scn := simrun.Parse(b, bigScenario())
 	var wasmMS, nativeMS float64
 	for b.Loop() {
 		ms := evalJS[float64](b, p, `(() => {
