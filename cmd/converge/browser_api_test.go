@@ -73,7 +73,7 @@ func TestBrowserAPIBootsWithTheDefaultScenario(t *testing.T) {
 	})()`)
 
 	assert.Equal(t, version.Version, got.Version)
-	assert.Empty(t, got.Methods, "contract §5 functions missing from globalThis.converge")
+	assert.Empty(t, got.Methods, "docs/js-api.md functions missing from globalThis.converge")
 	assert.Equal(t, true, got.Startup["ok"], "startup: %v", got.Startup)
 	assert.Equal(t, "rolling-update", got.Name, "the default scenario")
 	assert.Zero(t, got.Time)

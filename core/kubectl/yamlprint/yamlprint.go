@@ -262,4 +262,3 @@ func (w *yamlWriter) doubleQuoted(s string, indent int) {
 	}
 	w.put(`"`)
 }
-
