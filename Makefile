@@ -21,7 +21,14 @@ WASM_TEST_PKGS ?= ./wasm/...
 # How long `make fuzz` runs each fuzz target.
 FUZZTIME ?= 10s
 
-.PHONY: all build serve test test-wasm test-browser bench fuzz clean FORCE
+# staticcheck, pinned (2026.2.2; it must know the Go release in go.mod). `make
+# tools` installs it with go install into bin/tools, under a name that carries
+# the version, so that changing the pin installs the new one.
+STATICCHECK_VERSION := v0.8.2
+TOOLS_BIN := $(CURDIR)/bin/tools
+STATICCHECK := $(TOOLS_BIN)/staticcheck-$(STATICCHECK_VERSION)
+
+.PHONY: all build serve test lint tools test-wasm test-browser bench fuzz clean FORCE
 all: build
 
 ## build: the wasm and its wasm_exec.js into web/dist, then bin/converge, which embeds them
@@ -52,12 +59,27 @@ $(BIN): $(WASM) $(WASM).gz $(DIST)/wasm_exec.js FORCE
 serve: build
 	$(BIN) serve --addr $(ADDR)
 
-## test: formatting, vet (native and wasm), native tests, wasm tests under Node, browser tests
-test: build
+## tools: install the pinned staticcheck into bin/tools (when it is missing)
+tools: $(STATICCHECK)
+
+$(STATICCHECK):
+	@mkdir -p $(TOOLS_BIN)/tmp
+	GOBIN=$(TOOLS_BIN)/tmp $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	mv $(TOOLS_BIN)/tmp/staticcheck $@
+	@rmdir $(TOOLS_BIN)/tmp
+
+## lint: gofmt, go mod tidy, go vet and staticcheck, native and wasm
+lint: $(STATICCHECK)
 	@unformatted="$$(find . -name '*.go' -not -path './.git/*' -not -path '*/testdata/*' -exec gofmt -l {} +)"; \
 	if [ -n "$$unformatted" ]; then echo "gofmt -l: these files need gofmt -w:"; echo "$$unformatted"; exit 1; fi
+	@$(GO) mod tidy -diff || { echo "go.mod or go.sum is not tidy: run go mod tidy"; exit 1; }
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./wasm/...
+	$(STATICCHECK) ./...
+	GOOS=js GOARCH=wasm $(STATICCHECK) ./wasm/...
+
+## test: lint, native tests, wasm tests under Node, browser tests
+test: build lint
 	$(GO) test $(TESTFLAGS) $$($(GO) list ./... | grep -v '/cmd/converge$$')
 	$(MAKE) --no-print-directory test-wasm test-browser
 

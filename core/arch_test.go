@@ -102,3 +102,51 @@ func TestControllersDoNotImportOneAnother(t *testing.T) {
 		}
 	}
 }
+
+// outsideRefs are references to files outside the repository: the
+// repository stands alone, so comments and texts cite its own docs/.
+var outsideRefs = regexp.MustCompile(`\.\./shared|contracts? §|k8s-semantics\.md`)
+
+// TestSourcesCiteOnlyTheRepository walks the repository's Go and JS files
+// (and its Markdown) and fails on a reference to a file outside it.
+func TestSourcesCiteOnlyTheRepository(t *testing.T) {
+	t.Parallel()
+	root, err := filepath.Abs("..")
+	require.NoError(t, err)
+	checked := 0
+	err = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			switch d.Name() {
+			case ".git", "dist", "bin", "node_modules":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		switch filepath.Ext(path) {
+		case ".go", ".js", ".md":
+		default:
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		checked++
+		rel, _ := filepath.Rel(root, path)
+		for i, line := range strings.Split(string(src), "\n") {
+			// This file spells the patterns out, in the regexp above.
+			if rel == filepath.Join("core", "arch_test.go") && strings.Contains(line, "MustCompile") {
+				continue
+			}
+			if m := outsideRefs.FindString(line); m != "" {
+				assert.Fail(t, "reference outside the repository", "%s:%d: %q: cite docs/ instead: %s", rel, i+1, m, strings.TrimSpace(line))
+			}
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	assert.Greater(t, checked, 100, "the walk found the repository's files")
+}

@@ -1,5 +1,5 @@
 // Package scenarios is Converge's built-in scenario library: the YAML files
-// of this folder (format in contracts §1 and docs/scenarios.md), embedded in
+// of this folder (format in docs/scenarios.md), embedded in
 // the binary and the wasm so that the page and `converge run` can load them by
 // name. A scenario's name is its file name without .yaml.
 package scenarios

@@ -14,7 +14,7 @@ import (
 )
 
 // Every embedded file is YAML whose name field is its file name, in the form
-// contracts §1 allows. (core/scenario checks everything else.)
+// docs/scenarios.md allows. (core/scenario checks everything else.)
 func TestEveryScenarioIsNamedAfterItsFile(t *testing.T) {
 	t.Parallel()
 	names, err := fs.Glob(FS, "*.yaml")

@@ -13,24 +13,17 @@ import (
 
 	"converge/core/scenario"
 	"converge/core/sim"
+	"converge/core/simtest"
+	"converge/core/simtest/simrun"
 )
 
 // The raw bridge under Node (no DOM): what converge.js wraps.
 
-const webYAML = `name: basic-loop
+var webYAML = `name: basic-loop
 title: Basic
 duration: 60s
 objects:
-- apiVersion: apps/v1
-  kind: Deployment
-  metadata: {name: web}
-  spec:
-    replicas: 2
-    selector: {matchLabels: {app: web}}
-    template:
-      metadata: {labels: {app: web}}
-      spec: {containers: [{name: web, image: nginx}]}
-steps:
+` + simtest.DeploymentYAML("web", 2, "nginx") + `steps:
 - at: 20s
   expect: deployment/web .status.availableReplicas == 2
 `
@@ -152,10 +145,7 @@ func TestStepSeekAndSnapshotAreTraceLines(t *testing.T) {
 	t.Parallel()
 	obj := newTestPage(t).def.obj
 	require.True(t, decode[loadResult](t, rawCall(obj, "load", webYAML)).OK)
-	scn, probs := scenario.Parse([]byte(webYAML), "scenario.yaml")
-	require.False(t, probs.HasErrors())
-	native, err := sim.New(scn, sim.Options{})
-	require.NoError(t, err)
+	native := simrun.Load(t, webYAML)
 	line := func(t int64) string {
 		native.SeekTo(t)
 		b, _ := native.TraceLine()

@@ -139,12 +139,6 @@ func (n *node) add(children ...*node) *node {
 	return n
 }
 
-// clear removes every child.
-func (n *node) clear() {
-	n.Value.Set("textContent", "")
-	n.text, n.hasText = "", false
-}
-
 // value is an input's, select's or textarea's value.
 func (n *node) value() string { return n.Value.Get("value").String() }
 
@@ -231,12 +225,6 @@ func equalKeys(a, b []string) bool {
 		}
 	}
 	return true
-}
-
-// reset forgets every child (after the parent was cleared).
-func (k *keyed[T]) reset() {
-	k.byKey = map[string]*T{}
-	k.order = nil
 }
 
 // listeners owns a renderer's event handlers: dispose removes each from its

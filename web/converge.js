@@ -1,6 +1,6 @@
 // @ts-check
 // converge.js boots the simulator: it loads the Go runtime's wasm_exec.js and
-// converge.wasm once per page, installs globalThis.converge (contracts §5) and
+// converge.wasm once per page, installs globalThis.converge (docs/js-api.md) and
 // defines <converge-sim>. Everything the simulator does is Go; this module
 // only starts it and turns the Go bridge's JSON strings into plain objects.
 //
@@ -30,7 +30,7 @@ import { defineElement } from "./converge-sim.js";
 
 /**
  * One simulated second: the same JSON as a line of `converge run --output
- * jsonl` (contracts §4). Objects are in Kubernetes' JSON shape.
+ * jsonl` (docs/trace.md). Objects are in Kubernetes' JSON shape.
  * @typedef {object} Snapshot
  * @property {number} t the simulated second
  * @property {string} time RFC 3339, from 2026-01-01T00:00:00Z

@@ -13,45 +13,22 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
-	"converge/core/scenario"
 	"converge/core/sim"
+	"converge/core/simtest"
+	"converge/core/simtest/simrun"
 )
 
 // bigScenario is 1,000 pods for 10 minutes: a Deployment of 1,000 replicas
 // on 20 nodes rolls to a new image at 60s and again at 300s.
 func bigScenario() string {
-	var b strings.Builder
-	b.WriteString("name: big\nduration: 10m\ncluster:\n  nodes:\n")
-	for i := 1; i <= 20; i++ {
-		fmt.Fprintf(&b, "  - {name: node-%d, cpu: \"64\", memory: 256Gi, pods: 110}\n", i)
-	}
-	b.WriteString(`objects:
-- apiVersion: apps/v1
-  kind: Deployment
-  metadata: {name: web}
-  spec:
-    replicas: 1000
-    selector: {matchLabels: {app: web}}
-    template:
-      metadata: {labels: {app: web}}
-      spec:
-        containers:
-        - name: web
-          image: nginx:1.25
-          resources: {requests: {cpu: 10m, memory: 16Mi}}
-steps:
-- at: 60s
-  kubectl: set image deployment/web web=nginx:1.26
-- at: 300s
-  kubectl: set image deployment/web web=nginx:1.27
-`)
-	return b.String()
+	return simtest.RolloutYAML(simtest.RolloutOptions{Name: "big", Duration: "10m", Nodes: 20, PodsPerNode: 110,
+		Replicas: 1000, Image: "nginx:1.25",
+		Rollouts: []simtest.Rollout{{At: "60s", Image: "nginx:1.26"}, {At: "300s", Image: "nginx:1.27"}}})
 }
 
 // benchPage opens the app in the shared browser and loads the big scenario
@@ -100,8 +77,7 @@ func BenchmarkBrowserReady(b *testing.B) {
 // and their ratio.
 func BenchmarkBrowserSimulate(b *testing.B) {
 	p := benchPage(b)
-	scn, probs := scenario.Parse([]byte(bigScenario()), "big.yaml")
-	require.False(b, probs.HasErrors())
+	scn := simrun.Parse(b, bigScenario())
 	var wasmMS, nativeMS float64
 	for b.Loop() {
 		ms := evalJS[float64](b, p, `(() => {

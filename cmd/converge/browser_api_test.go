@@ -20,6 +20,7 @@ import (
 
 	"converge/core/scenario"
 	"converge/core/sim"
+	"converge/core/simtest/simrun"
 	"converge/core/version"
 	"converge/scenarios"
 )
@@ -28,10 +29,7 @@ import (
 // natively, in that order (so a smaller t after a larger one seeks back).
 func nativeTrace(t testing.TB, src string, ts []int64) []string {
 	t.Helper()
-	scn, probs := scenario.Parse([]byte(src), "scenario.yaml")
-	require.False(t, probs.HasErrors(), "%v", probs)
-	s, err := sim.New(scn, sim.Options{})
-	require.NoError(t, err)
+	s := simrun.Load(t, src)
 	out := make([]string, len(ts))
 	for i, at := range ts {
 		s.SeekTo(at)
@@ -75,7 +73,7 @@ func TestBrowserAPIBootsWithTheDefaultScenario(t *testing.T) {
 	})()`)
 
 	assert.Equal(t, version.Version, got.Version)
-	assert.Empty(t, got.Methods, "contract §5 functions missing from globalThis.converge")
+	assert.Empty(t, got.Methods, "docs/js-api.md functions missing from globalThis.converge")
 	assert.Equal(t, true, got.Startup["ok"], "startup: %v", got.Startup)
 	assert.Equal(t, "rolling-update", got.Name, "the default scenario")
 	assert.Zero(t, got.Time)

@@ -29,6 +29,7 @@ import (
 
 	"converge/core/scenario"
 	"converge/core/sim"
+	"converge/core/simtest"
 	"converge/core/version"
 	"converge/core/view"
 	"converge/scenarios"
@@ -595,32 +596,10 @@ func TestUIScreenshots(t *testing.T) {
 // uiBigScenario is 1,000 pods on 10 nodes for 5 minutes: the Deployment
 // rolls to an image that takes 5 s to become ready at 30s.
 func uiBigScenario() string {
-	var b strings.Builder
-	b.WriteString("name: thousand-pods\ntitle: 1,000 pods roll\nduration: 5m\ncluster:\n  nodes:\n")
-	for i := 1; i <= 10; i++ {
-		fmt.Fprintf(&b, "  - {name: node-%d, cpu: \"64\", memory: 256Gi, pods: 150}\n", i)
-	}
-	b.WriteString(`  images:
-    nginx:1.28: {pullSeconds: 3, readySeconds: 5}
-objects:
-- apiVersion: apps/v1
-  kind: Deployment
-  metadata: {name: web}
-  spec:
-    replicas: 1000
-    selector: {matchLabels: {app: web}}
-    template:
-      metadata: {labels: {app: web}}
-      spec:
-        containers:
-        - name: web
-          image: nginx:1.27
-          resources: {requests: {cpu: 10m, memory: 16Mi}}
-steps:
-- at: 30s
-  kubectl: set image deployment/web web=nginx:1.28
-`)
-	return b.String()
+	return simtest.RolloutYAML(simtest.RolloutOptions{Name: "thousand-pods", Title: "1,000 pods roll", Duration: "5m",
+		Nodes: 10, PodsPerNode: 150, Replicas: 1000, Image: "nginx:1.27",
+		Images:   []string{"nginx:1.28: {pullSeconds: 3, readySeconds: 5}"},
+		Rollouts: []simtest.Rollout{{At: "30s", Image: "nginx:1.28"}}})
 }
 
 // BenchmarkBrowserUIPlay plays the 1,000-pod scenario at 16x through the

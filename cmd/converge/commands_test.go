@@ -12,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"converge/core/simtest"
 )
 
 // writeFile writes a scenario into a temp dir and returns its path.
@@ -22,20 +24,11 @@ func writeFile(t *testing.T, name, content string) string {
 	return p
 }
 
-const goodScenario = `name: small
+var goodScenario = `name: small
 seed: 3
 duration: 20s
 objects:
-- apiVersion: apps/v1
-  kind: Deployment
-  metadata: {name: web}
-  spec:
-    replicas: 2
-    selector: {matchLabels: {app: web}}
-    template:
-      metadata: {labels: {app: web}}
-      spec: {containers: [{name: web, image: nginx:1.27}]}
-steps:
+` + simtest.DeploymentYAML("web", 2, "nginx:1.27") + `steps:
 - at: 10s
   kubectl: scale deployment/web --replicas=3
 - at: 19s

@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// Exit statuses, as contracts §3 promises them.
+// Exit statuses, as docs/cli.md documents them.
 const (
 	// exitOK: the command did what was asked.
 	exitOK = 0

@@ -6,7 +6,7 @@
 // entry is all the dispatcher needs: `converge NAME --help`, the flags, the
 // exit status and the error line all come from it.
 //
-// Exit status (contracts §3): 0 success; 1 an expect did not hold; 2 bad
+// Exit status (docs/cli.md): 0 success; 1 an expect did not hold; 2 bad
 // input or usage. No input ever produces a Go panic or a stack trace: a bug
 // that panics is reported as one line and exits 2.
 package main

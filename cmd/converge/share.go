@@ -21,7 +21,8 @@ var shareCommand = &command{
 	summary: "print a share link for a scenario",
 	help: `Checks FILE like 'converge validate', then prints a link that opens the page
 with this exact scenario: BASE#s=SHARE, where SHARE is the base64url (no
-padding) of the raw DEFLATE of the file's YAML (contracts §5). The link
+padding) of the raw DEFLATE of the file's YAML, at most 64 KiB (the format is
+in docs/embedding.md). The link
 replays the scenario exactly, steps included.`,
 	flags: func(fs *flag.FlagSet) runFunc {
 		base := fs.String("base", defaultShareBase, "`URL` of the page the link opens")

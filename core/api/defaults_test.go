@@ -19,7 +19,7 @@ func newDeployment() *api.Deployment {
 }
 
 // The JSON shape of a defaulted Deployment, as `kubectl get -o json` shows a
-// new one (k8s-semantics.md §1).
+// new one (docs/kubernetes-rules.md §1).
 func TestDefaultedDeploymentJSON(t *testing.T) {
 	t.Parallel()
 	d := newDeployment()
@@ -53,7 +53,7 @@ func TestDefaultedDeploymentJSON(t *testing.T) {
 	assert.Equal(t, d, &back, "the defaulted object reads back unchanged")
 }
 
-// The rows of §1's defaults table.
+// The rows of docs/kubernetes-rules.md §1's defaults table.
 func TestSetDefaultsDeployment(t *testing.T) {
 	t.Parallel()
 	tests := []struct {

@@ -61,7 +61,7 @@ func TestIntOrStringString(t *testing.T) {
 func pct(s string) *api.IntOrString { v := api.FromString(s); return &v }
 func num(n int32) *api.IntOrString  { v := api.FromInt(n); return &v }
 
-// The raw columns of k8s-semantics.md §2's worked table: maxSurge rounds up,
+// The raw columns of docs/kubernetes-rules.md §2's worked table: maxSurge rounds up,
 // maxUnavailable down (before ResolveFenceposts turns 0/0 into 0/1).
 func TestScaledValueReferenceTable(t *testing.T) {
 	t.Parallel()

@@ -57,8 +57,8 @@ func (a aggregate) Error() string {
 	return "[" + strings.Join(msgs, ", ") + "]"
 }
 
-// silentError ends a command with a failure and no message (cmdutil.ErrExit).
-var silentError = errors.New("exit")
+// errSilent ends a command with a failure and no message (cmdutil.ErrExit).
+var errSilent = errors.New("exit")
 
 func withErrorPrefix(msg string) string {
 	if strings.HasPrefix(msg, "error: ") {
@@ -100,7 +100,7 @@ func renderError(err error) string {
 	if a, ok := err.(aggregate); ok && len(a) == 1 {
 		err = a[0]
 	}
-	if err == nil || err == silentError {
+	if err == nil || err == errSilent {
 		return ""
 	}
 	if pe, ok := err.(*plainError); ok && pe.text != "" {

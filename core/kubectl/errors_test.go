@@ -36,7 +36,7 @@ func TestRenderErrorIsKubectlCheckErr(t *testing.T) {
 		{"aggregate of one", aggregate{errors.New("boom")}, "error: boom"},
 		{"aggregate of several", aggregate{errors.New("a"), notFound}, "a\nError from server (NotFound): deployments.apps \"x\" not found"},
 		{"nested aggregate is printed without prefixes", aggregate{aggregate{errors.New("cannot delete x")}}, "cannot delete x"},
-		{"silent", silentError, ""},
+		{"silent", errSilent, ""},
 		{"with source keeps the reason", withSource("creating", "web.yaml", notFound),
 			`Error from server (NotFound): error when creating "web.yaml": deployments.apps "x" not found`},
 		{"with source keeps invalid causes", withSource("creating", "web.yaml", one), `The Deployment "web" is invalid: spec.selector: Required value`},

@@ -3,8 +3,10 @@ package kubectl
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"converge/core/api"
+	"converge/core/kubectl/yamlprint"
 )
 
 // Output formats Converge prints.
@@ -62,7 +64,7 @@ func formatValue(v any, format string) string {
 		}
 		return string(b) + "\n"
 	}
-	return toYAML(v)
+	return yamlprint.Marshal(v)
 }
 
 // printObject is what a command that changed an object prints: the name
@@ -78,4 +80,19 @@ func (x *execCtx) printObject(rt *resourceType, obj api.Object, operation string
 	default:
 		x.printName(rt, obj.GetObjectMeta().Name, operation)
 	}
+}
+
+// toJSONValue turns an object into the generic value kubectl's printers see.
+func toJSONValue(obj any) (any, error) {
+	b, err := json.Marshal(obj)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	return v, nil
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // Command is a parsed command line: which kubectl command, its positional
@@ -356,12 +355,6 @@ func (c *Command) boolean(name string) bool {
 func (c *Command) integer(name string) int64 {
 	n, _ := strconv.ParseInt(c.str(name), 0, 64)
 	return n
-}
-
-// duration returns a duration flag's value.
-func (c *Command) duration(name string) time.Duration {
-	d, _ := time.ParseDuration(c.str(name))
-	return d
 }
 
 // list returns every value of a repeatable flag; string slices split on

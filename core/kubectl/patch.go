@@ -306,6 +306,7 @@ func applyJSONPatch(doc any, patch any) (any, error) {
 				err = fmt.Errorf(msgPatchJSONTest, string(b))
 			}
 		default:
+			//lint:ignore ST1005 the text is kubectl's own (evanphx/json-patch), capital included
 			err = fmt.Errorf(msgPatchJSONOp, kind)
 		}
 		if err != nil {

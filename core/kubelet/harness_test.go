@@ -38,13 +38,9 @@ func newHarness(t testing.TB, images map[string]Image, nodes ...string) *harness
 // sync runs one Sync at the current time.
 func (h *harness) sync() {
 	h.t.Helper()
-	ctx := &controller.Context{Store: h.s, Log: &controller.SyncLog{}}
-	before := h.s.ResourceVersion()
-	h.k.Sync(ctx)
-	h.writes = h.s.ResourceVersion() - before
-	h.last = ctx.Emitted
-	h.events = append(h.events, ctx.Emitted...)
-	h.log = *ctx.Log
+	p := simtest.Sync(h.s, h.k)
+	h.writes, h.last, h.log = p.Writes, p.Emitted, *p.Log
+	h.events = append(h.events, p.Emitted...)
 }
 
 // tick advances the clock one second and syncs.

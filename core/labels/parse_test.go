@@ -144,10 +144,10 @@ func TestDeterministicParse(t *testing.T) {
 // would start, and ends an identifier inside one.
 func TestParseNulByte(t *testing.T) {
 	t.Parallel()
-	sel, err := Parse("x=a,\x00")
+	_, err := Parse("x=a,\x00")
 	require.Error(t, err)
 	assert.Equal(t, "found '', expected: identifier after ','", err.Error())
-	sel, err = Parse("x=\x00")
+	sel, err := Parse("x=\x00")
 	require.NoError(t, err)
 	assert.Equal(t, "x=", sel.String())
 	_, err = Parse("x=a\x00b")

@@ -1,4 +1,4 @@
-// Package scenario reads Converge's scenario files (contract §1): a name, a
+// Package scenario reads Converge's scenario files (docs/scenarios.md): a name, a
 // seed, a cluster (nodes, timings, image behaviour), the objects applied at
 // t=0 and timed steps (kubectl, apply, fault, expect). A plain manifest file
 // is a scenario too.

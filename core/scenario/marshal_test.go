@@ -302,5 +302,5 @@ func TestMarshalKeepsComments(t *testing.T) {
 	s, probs := Parse(data, "contract.yaml")
 	require.Empty(t, probs)
 	out := assertRoundTrip(t, s)
-	assert.True(t, strings.HasPrefix(string(out), "# The example of contract §1.\nname: rolling-update # required\n"), "%s", out)
+	assert.True(t, strings.HasPrefix(string(out), "# The example of docs/scenarios.md.\nname: rolling-update # required\n"), "%s", out)
 }

@@ -21,7 +21,7 @@ var (
 	ErrShareCorrupt = errors.New("share link is corrupt")
 )
 
-// EncodeShare returns the share payload of a scenario's YAML (contract §5):
+// EncodeShare returns the share payload of a scenario's YAML (docs/embedding.md, share links):
 // base64url without padding of its raw DEFLATE (RFC 1951) at the best
 // compression. YAML larger than 64 KiB is refused.
 func EncodeShare(yaml []byte) (string, error) {

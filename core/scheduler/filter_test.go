@@ -140,15 +140,15 @@ func TestFilters(t *testing.T) {
 				simtest.MustCreate(t, s, simtest.NewPod("busy", append(tc.busy, simtest.WithPodNode("node-1"))...))
 			}
 			simtest.MustCreate(t, s, simtest.NewPod("p", tc.pod...))
-			ctx := syncOnce(s)
-			rec := recordFor(t, ctx, "pod/p")
+			ctx := simtest.Sync(s, New())
+			rec := ctx.RecordFor(t, "pod/p")
 			if tc.want == "" {
 				assert.Equal(t, "bind pod p to node-1", rec.Action)
-				assert.Equal(t, "node-1", getPod(t, s, "p").Spec.NodeName)
+				assert.Equal(t, "node-1", simtest.GetPod(t, s, "p").Spec.NodeName)
 				return
 			}
 			assert.Equal(t, tc.want, rec.Waiting)
-			assert.Empty(t, getPod(t, s, "p").Spec.NodeName)
+			assert.Empty(t, simtest.GetPod(t, s, "p").Spec.NodeName)
 		})
 	}
 }
@@ -160,8 +160,8 @@ func TestTerminatingPodsStillHoldTheirResources(t *testing.T) {
 	busy := simtest.MustCreate(t, s, simtest.NewPod("busy", simtest.WithPodRequests("800m", ""), simtest.WithPodNode("node-1")))
 	require.NoError(t, s.Delete(api.KindPod, busy.Namespace, busy.Name, deleteDefault))
 	simtest.MustCreate(t, s, simtest.NewPod("p", simtest.WithPodRequests("800m", "")))
-	ctx := syncOnce(s)
-	assert.Equal(t, "0/1 nodes are available: 1 Insufficient cpu.", recordFor(t, ctx, "pod/p").Waiting)
+	ctx := simtest.Sync(s, New())
+	assert.Equal(t, "0/1 nodes are available: 1 Insufficient cpu.", ctx.RecordFor(t, "pod/p").Waiting)
 }
 
 func TestPodRequests(t *testing.T) {

@@ -23,23 +23,23 @@ func TestNameAndClone(t *testing.T) {
 func TestBindsAPendingPod(t *testing.T) {
 	t.Parallel()
 	s := simtest.NewStore()
-	cluster(t, s, 1, "4", "8Gi", 110)
+	simtest.Nodes(t, s, 1, "4", "8Gi", 110)
 	simtest.MustCreate(t, s, simtest.NewPod("web-x"))
 	simtest.Advance(s, 3*time.Second)
 
-	ctx := syncOnce(s)
+	ctx := simtest.Sync(s, New())
 
-	p := getPod(t, s, "web-x")
+	p := simtest.GetPod(t, s, "web-x")
 	assert.Equal(t, "node-1", p.Spec.NodeName)
 	assert.Equal(t, []api.PodCondition{{Type: api.PodScheduled, Status: api.ConditionTrue, LastTransitionTime: s.Now()}}, p.Status.Conditions)
 	assert.Equal(t, []store.EmittedEvent{{Type: "Normal", Reason: "Scheduled", Object: "pod/web-x",
 		Message: "Successfully assigned default/web-x to node-1", Source: "default-scheduler"}}, ctx.Emitted)
-	rec := recordFor(t, ctx, "pod/web-x")
+	rec := ctx.RecordFor(t, "pod/web-x")
 	assert.Equal(t, "default-scheduler", rec.Controller)
 	assert.Equal(t, "bind pod web-x to node-1", rec.Action)
 
 	rv := s.ResourceVersion()
-	ctx = syncOnce(s)
+	ctx = simtest.Sync(s, New())
 	assert.Equal(t, rv, s.ResourceVersion(), "nothing left to schedule")
 	assert.Empty(t, ctx.Log.Records)
 }
@@ -47,13 +47,13 @@ func TestBindsAPendingPod(t *testing.T) {
 func TestIgnoresPodsItDoesNotSchedule(t *testing.T) {
 	t.Parallel()
 	s := simtest.NewStore()
-	cluster(t, s, 1, "4", "8Gi", 110)
+	simtest.Nodes(t, s, 1, "4", "8Gi", 110)
 	other := simtest.NewPod("other")
 	other.Spec.SchedulerName = "my-scheduler"
 	simtest.MustCreate(t, s, other)
 	simtest.MustCreate(t, s, simtest.NewPod("done", simtest.WithPodPhase(api.PodSucceeded)))
 	rv := s.ResourceVersion()
-	ctx := syncOnce(s)
+	ctx := simtest.Sync(s, New())
 	assert.Empty(t, ctx.Log.Records)
 	assert.Equal(t, rv, s.ResourceVersion())
 }
@@ -61,28 +61,28 @@ func TestIgnoresPodsItDoesNotSchedule(t *testing.T) {
 func TestUnschedulablePod(t *testing.T) {
 	t.Parallel()
 	s := simtest.NewStore()
-	cluster(t, s, 3, "1", "8Gi", 110)
+	simtest.Nodes(t, s, 3, "1", "8Gi", 110)
 	simtest.MustCreate(t, s, simtest.NewPod("big", simtest.WithPodRequests("2", "")))
 	start := s.Now()
 	const msg = "0/3 nodes are available: 3 Insufficient cpu."
 
-	ctx := syncOnce(s)
+	ctx := simtest.Sync(s, New())
 
-	p := getPod(t, s, "big")
+	p := simtest.GetPod(t, s, "big")
 	assert.Empty(t, p.Spec.NodeName)
 	assert.Equal(t, []api.PodCondition{{Type: api.PodScheduled, Status: api.ConditionFalse, LastTransitionTime: start,
 		Reason: "Unschedulable", Message: msg}}, p.Status.Conditions)
 	assert.Equal(t, []store.EmittedEvent{{Type: "Warning", Reason: "FailedScheduling", Object: "pod/big", Message: msg,
 		Source: "default-scheduler"}}, ctx.Emitted)
-	assert.Equal(t, msg, recordFor(t, ctx, "pod/big").Waiting)
+	assert.Equal(t, msg, ctx.RecordFor(t, "pod/big").Waiting)
 
 	// A later round of the same second retries but writes nothing.
 	rv := s.ResourceVersion()
 	ctx.Log.Records = nil
-	New().Sync(ctx)
+	New().Sync(ctx.Context)
 	assert.Equal(t, rv, s.ResourceVersion())
 	assert.Len(t, ctx.Emitted, 1)
-	assert.Equal(t, msg, recordFor(t, ctx, "pod/big").Waiting)
+	assert.Equal(t, msg, ctx.RecordFor(t, "pod/big").Waiting)
 }
 
 // TestBackoffAndEventRepetition runs an unschedulable pod for 40 s and
@@ -90,15 +90,15 @@ func TestUnschedulablePod(t *testing.T) {
 func TestBackoffAndEventRepetition(t *testing.T) {
 	t.Parallel()
 	s := simtest.NewStore()
-	cluster(t, s, 1, "1", "8Gi", 110)
+	simtest.Nodes(t, s, 1, "1", "8Gi", 110)
 	simtest.MustCreate(t, s, simtest.NewPod("big", simtest.WithPodRequests("2", "")))
 	var tried, emitted []int
 	for sec := 0; sec <= 40; sec++ {
-		ctx := syncOnce(s)
+		ctx := simtest.Sync(s, New())
 		if len(ctx.Log.Records) > 0 {
 			tried = append(tried, sec)
 		}
-		if len(events(ctx, FailedSchedulingReason)) > 0 {
+		if len(ctx.Events(FailedSchedulingReason)) > 0 {
 			emitted = append(emitted, sec)
 		}
 		simtest.Advance(s, time.Second)
@@ -118,10 +118,10 @@ func TestBackoffAndEventRepetition(t *testing.T) {
 func TestMessageChangeIsReportedAtOnce(t *testing.T) {
 	t.Parallel()
 	s := simtest.NewStore()
-	cluster(t, s, 2, "1", "8Gi", 110)
+	simtest.Nodes(t, s, 2, "1", "8Gi", 110)
 	simtest.MustCreate(t, s, simtest.NewPod("big", simtest.WithPodRequests("2", "")))
-	syncOnce(s)
-	first := getPod(t, s, "big").Status.Conditions[0]
+	simtest.Sync(s, New())
+	first := simtest.GetPod(t, s, "big").Status.Conditions[0]
 
 	n, err := s.GetNode("node-1")
 	require.NoError(t, err)
@@ -130,31 +130,31 @@ func TestMessageChangeIsReportedAtOnce(t *testing.T) {
 	_, err = s.Update(x)
 	require.NoError(t, err)
 	simtest.Advance(s, time.Second)
-	ctx := syncOnce(s)
+	ctx := simtest.Sync(s, New())
 
 	const msg = "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) were unschedulable."
-	got := getPod(t, s, "big").Status.Conditions[0]
+	got := simtest.GetPod(t, s, "big").Status.Conditions[0]
 	assert.Equal(t, msg, got.Message)
 	assert.Equal(t, first.LastTransitionTime, got.LastTransitionTime, "still False: the transition time stays")
-	require.Len(t, events(ctx, FailedSchedulingReason), 1)
-	assert.Equal(t, msg, events(ctx, FailedSchedulingReason)[0].Message)
+	require.Len(t, ctx.Events(FailedSchedulingReason), 1)
+	assert.Equal(t, msg, ctx.Events(FailedSchedulingReason)[0].Message)
 }
 
 func TestUnschedulablePodIsBoundOnceRoomAppears(t *testing.T) {
 	t.Parallel()
 	s := simtest.NewStore()
-	cluster(t, s, 1, "1", "8Gi", 110)
+	simtest.Nodes(t, s, 1, "1", "8Gi", 110)
 	busy := simtest.MustCreate(t, s, simtest.NewPod("busy", simtest.WithPodRequests("800m", ""), simtest.WithPodNode("node-1")))
 	simtest.MustCreate(t, s, simtest.NewPod("p", simtest.WithPodRequests("500m", "")))
-	syncOnce(s)
-	require.Empty(t, getPod(t, s, "p").Spec.NodeName)
+	simtest.Sync(s, New())
+	require.Empty(t, simtest.GetPod(t, s, "p").Spec.NodeName)
 	require.NoError(t, s.Delete(api.KindPod, busy.Namespace, busy.Name, store.DeleteOptions{GracePeriodSeconds: api.Int64(0)}))
 
 	simtest.Advance(s, time.Second)
-	ctx := syncOnce(s)
+	ctx := simtest.Sync(s, New())
 
-	assert.Equal(t, "bind pod p to node-1", recordFor(t, ctx, "pod/p").Action)
-	cond := api.GetPodCondition(&getPod(t, s, "p").Status, api.PodScheduled)
+	assert.Equal(t, "bind pod p to node-1", ctx.RecordFor(t, "pod/p").Action)
+	cond := api.GetPodCondition(&simtest.GetPod(t, s, "p").Status, api.PodScheduled)
 	require.NotNil(t, cond)
 	assert.Equal(t, api.ConditionTrue, cond.Status)
 	assert.Empty(t, cond.Reason)
@@ -164,12 +164,12 @@ func TestUnschedulablePodIsBoundOnceRoomAppears(t *testing.T) {
 func TestQueueOrder(t *testing.T) {
 	t.Parallel()
 	s := simtest.NewStore()
-	cluster(t, s, 1, "1", "8Gi", 110)
+	simtest.Nodes(t, s, 1, "1", "8Gi", 110)
 	simtest.MustCreate(t, s, simtest.NewPod("old", simtest.WithPodRequests("600m", "")))
 	simtest.Advance(s, time.Second)
 	simtest.MustCreate(t, s, simtest.NewPod("new", simtest.WithPodRequests("600m", "")))
 	simtest.MustCreate(t, s, simtest.NewPod("urgent", simtest.WithPodRequests("600m", ""), simtest.WithPodPriority(1000)))
-	ctx := syncOnce(s)
+	ctx := simtest.Sync(s, New())
 	require.Len(t, ctx.Log.Records, 3)
 	assert.Equal(t, "pod/urgent", ctx.Log.Records[0].Object)
 	assert.Equal(t, "bind pod urgent to node-1", ctx.Log.Records[0].Action)
@@ -181,18 +181,18 @@ func TestNoNodes(t *testing.T) {
 	t.Parallel()
 	s := simtest.NewStore()
 	simtest.MustCreate(t, s, simtest.NewPod("p"))
-	ctx := syncOnce(s)
-	assert.Equal(t, "no nodes available to schedule pods", recordFor(t, ctx, "pod/p").Waiting)
+	ctx := simtest.Sync(s, New())
+	assert.Equal(t, "no nodes available to schedule pods", ctx.RecordFor(t, "pod/p").Waiting)
 }
 
 func TestSchedulingIsDeterministic(t *testing.T) {
 	t.Parallel()
 	run := func() map[string]string {
 		s := simtest.NewStore()
-		cluster(t, s, 5, "4", "8Gi", 110)
+		simtest.Nodes(t, s, 5, "4", "8Gi", 110)
 		rs := simtest.MustCreate(t, s, simtest.NewReplicaSet("web", 23, "nginx"))
-		ownedPods(t, s, rs, "web", 23, simtest.WithPodRequests("100m", "128Mi"))
-		syncOnce(s)
+		simtest.OwnedPods(t, s, rs, "web", 23, simtest.WithPodRequests("100m", "128Mi"))
+		simtest.Sync(s, New())
 		out := map[string]string{}
 		s.EachPod(func(p *api.Pod) bool { out[p.Name] = p.Spec.NodeName; return true })
 		return out
@@ -211,10 +211,10 @@ func TestSchedulingIsDeterministic(t *testing.T) {
 func TestFiveThousandPodsOnFiftyNodesSpreadEvenly(t *testing.T) {
 	t.Parallel()
 	s := simtest.NewStore()
-	cluster(t, s, 50, "64", "256Gi", 110)
+	simtest.Nodes(t, s, 50, "64", "256Gi", 110)
 	rs := simtest.MustCreate(t, s, simtest.NewReplicaSet("web", 5000, "nginx"))
-	ownedPods(t, s, rs, "web", 5000, simtest.WithPodRequests("100m", "128Mi"))
-	ctx := syncOnce(s)
+	simtest.OwnedPods(t, s, rs, "web", 5000, simtest.WithPodRequests("100m", "128Mi"))
+	ctx := simtest.Sync(s, New())
 	assert.Len(t, ctx.Log.Records, 5000)
 	for n, c := range placement(s) {
 		assert.Equal(t, 100, c, n)
@@ -224,13 +224,13 @@ func TestFiveThousandPodsOnFiftyNodesSpreadEvenly(t *testing.T) {
 func TestFullClusterReportsTooManyPods(t *testing.T) {
 	t.Parallel()
 	s := simtest.NewStore()
-	cluster(t, s, 2, "4", "8Gi", 2)
+	simtest.Nodes(t, s, 2, "4", "8Gi", 2)
 	for i := 0; i < 5; i++ {
 		simtest.MustCreate(t, s, simtest.NewPod(fmt.Sprintf("p%d", i)))
 	}
-	ctx := syncOnce(s)
+	ctx := simtest.Sync(s, New())
 	assert.Equal(t, map[string]int{"node-1": 2, "node-2": 2}, placement(s))
-	assert.Equal(t, "0/2 nodes are available: 2 Too many pods.", recordFor(t, ctx, "pod/p4").Waiting)
+	assert.Equal(t, "0/2 nodes are available: 2 Too many pods.", ctx.RecordFor(t, "pod/p4").Waiting)
 }
 
 func TestIsAttemptAndEventDue(t *testing.T) {

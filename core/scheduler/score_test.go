@@ -139,9 +139,9 @@ func TestPicksTheEmptierNodeAndBreaksTiesByName(t *testing.T) {
 	simtest.MustCreate(t, s, simtest.NewPod("busy", simtest.WithPodRequests("2", "4Gi"), simtest.WithPodNode("node-a")))
 	simtest.MustCreate(t, s, simtest.NewPod("first", simtest.WithPodRequests("1", "1Gi")))
 	simtest.MustCreate(t, s, simtest.NewPod("second", simtest.WithPodRequests("1", "1Gi")))
-	syncOnce(s)
-	assert.Equal(t, "node-b", getPod(t, s, "first").Spec.NodeName, "node-a is busier; b and c tie, b sorts first")
-	assert.Equal(t, "node-c", getPod(t, s, "second").Spec.NodeName, "node-b now holds first")
+	simtest.Sync(s, New())
+	assert.Equal(t, "node-b", simtest.GetPod(t, s, "first").Spec.NodeName, "node-a is busier; b and c tie, b sorts first")
+	assert.Equal(t, "node-c", simtest.GetPod(t, s, "second").Spec.NodeName, "node-b now holds first")
 }
 
 func TestAvoidsPreferNoScheduleTaints(t *testing.T) {
@@ -152,9 +152,9 @@ func TestAvoidsPreferNoScheduleTaints(t *testing.T) {
 	simtest.MustCreate(t, s, simtest.NewPod("p"))
 	simtest.MustCreate(t, s, simtest.NewPod("tolerant", simtest.WithPodTolerations(api.Toleration{Key: "spot", Operator: "Exists"}),
 		simtest.WithPodRequests("10m", "")))
-	syncOnce(s)
-	assert.Equal(t, "node-2", getPod(t, s, "p").Spec.NodeName)
-	assert.Equal(t, "node-1", getPod(t, s, "tolerant").Spec.NodeName, "tolerated, and node-1 is emptier")
+	simtest.Sync(s, New())
+	assert.Equal(t, "node-2", simtest.GetPod(t, s, "p").Spec.NodeName)
+	assert.Equal(t, "node-1", simtest.GetPod(t, s, "tolerant").Spec.NodeName, "tolerated, and node-1 is emptier")
 }
 
 func TestIntolerablePreferNoSchedule(t *testing.T) {
@@ -170,7 +170,7 @@ func TestIntolerablePreferNoSchedule(t *testing.T) {
 func TestSpreadsTheOwnersPodsAcrossNodes(t *testing.T) {
 	t.Parallel()
 	s := simtest.NewStore()
-	cluster(t, s, 3, "4", "8Gi", 110)
+	simtest.Nodes(t, s, 3, "4", "8Gi", 110)
 	rs := simtest.MustCreate(t, s, simtest.NewReplicaSet("web", 6, "nginx"))
 	other := simtest.MustCreate(t, s, simtest.NewReplicaSet("other", 6, "nginx", simtest.WithRSLabels(map[string]string{"app": "other"})))
 	// other's pods crowd node-1 already; they must not push web around.
@@ -178,8 +178,8 @@ func TestSpreadsTheOwnersPodsAcrossNodes(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		simtest.MustCreate(t, s, simtest.NewPod(fmt.Sprintf("other-%d", i), simtest.WithPodOwnerRef(ref), simtest.WithPodNode("node-1")))
 	}
-	ownedPods(t, s, rs, "web", 6)
-	syncOnce(s)
+	simtest.OwnedPods(t, s, rs, "web", 6)
+	simtest.Sync(s, New())
 	per := map[string]int{}
 	s.EachPod(func(p *api.Pod) bool {
 		if api.IsControlledBy(&p.ObjectMeta, rs.UID) {

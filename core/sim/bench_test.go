@@ -2,42 +2,22 @@ package sim
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"converge/core/scenario"
+	"converge/core/simtest"
 )
 
 // rolloutScenario is a `replicas`-pod Deployment on `nodes` nodes that rolls
 // to a new image at 10s and runs for `seconds`.
 func rolloutScenario(tb testing.TB, replicas, nodes, seconds int) *scenario.Scenario {
 	tb.Helper()
-	var b strings.Builder
-	fmt.Fprintf(&b, "name: bench\nduration: %ds\ncluster:\n  nodes:\n", seconds)
-	for i := 1; i <= nodes; i++ {
-		fmt.Fprintf(&b, "  - {name: node-%d, cpu: \"64\", memory: 256Gi, pods: 250}\n", i)
-	}
-	fmt.Fprintf(&b, `objects:
-- apiVersion: apps/v1
-  kind: Deployment
-  metadata: {name: web}
-  spec:
-    replicas: %d
-    selector: {matchLabels: {app: web}}
-    template:
-      metadata: {labels: {app: web}}
-      spec:
-        containers:
-        - name: web
-          image: nginx:1.25
-          resources: {requests: {cpu: 10m, memory: 16Mi}}
-steps:
-- at: 10s
-  kubectl: set image deployment/web web=nginx:1.26
-`, replicas)
-	scn, probs := scenario.Parse([]byte(b.String()), "bench.yaml")
+	src := simtest.RolloutYAML(simtest.RolloutOptions{Name: "bench", Duration: fmt.Sprintf("%ds", seconds),
+		Nodes: nodes, PodsPerNode: 250, Replicas: replicas, Image: "nginx:1.25",
+		Rollouts: []simtest.Rollout{{At: "10s", Image: "nginx:1.26"}}})
+	scn, probs := scenario.Parse([]byte(src), "bench.yaml")
 	require.False(tb, probs.HasErrors(), "%v", probs)
 	return scn
 }

@@ -4,16 +4,22 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
+	_ "time/tzdata" // the child's time zones load on a machine without zoneinfo too
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"converge/core/scenario"
+	"converge/core/simtest"
 	"converge/scenarios"
 )
 
@@ -86,16 +92,53 @@ func TestShippedScenariosHoldTheirExpectations(t *testing.T) {
 	}
 }
 
-// TestTraceIsByteIdentical runs a scenario twice, in different time zones,
-// and compares the bytes.
+// traceChild names the environment variable that makes TestTraceIsByteIdentical
+// the child it starts: the child writes its trace and what it saw of its
+// environment into the folder the variable names.
+const traceChild = "CONVERGE_TRACE_CHILD"
+
+// TestTraceIsByteIdentical runs a scenario here and again in a copy of this
+// test binary started with another time zone and GOMAXPROCS (time.Local is
+// read once per process, so only a new process can have another), and
+// compares the bytes. The child also takes checkpoints at another spacing.
 func TestTraceIsByteIdentical(t *testing.T) {
+	t.Parallel()
 	scn := load(t, scenarios.FS, "rolling-update.yaml")
-	t.Setenv("TZ", "America/New_York")
-	a := trace(t, scn, Options{})
-	t.Setenv("TZ", "Asia/Kolkata")
-	b := trace(t, load(t, scenarios.FS, "rolling-update.yaml"), Options{CheckpointEvery: 3})
-	require.Equal(t, len(a), len(b))
-	assert.True(t, bytes.Equal(a, b), "the same scenario gives the same trace")
+	if dir := os.Getenv(traceChild); dir != "" {
+		name, offset := time.Date(2026, 1, 1, 0, 0, 0, 0, time.Local).Zone()
+		env := fmt.Sprintf("%s %d %d\n", name, offset, runtime.GOMAXPROCS(0))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "env"), []byte(env), 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "trace.jsonl"), trace(t, scn, Options{CheckpointEvery: 3}), 0o644))
+		return
+	}
+	if runtime.GOOS == "js" || runtime.GOOS == "wasip1" {
+		t.Skip("no processes to start on " + runtime.GOOS)
+	}
+	want := trace(t, scn, Options{})
+	tests := []struct {
+		name, tz, procs string
+		seen            string // what the child must see: its zone in January (name, offset) and GOMAXPROCS
+	}{
+		{"New York, one proc", "America/New_York", "1", "EST -18000 1"},
+		{"Kolkata, five procs", "Asia/Kolkata", "5", "IST 19800 5"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			cmd := exec.Command(os.Args[0], "-test.run=^TestTraceIsByteIdentical$", "-test.count=1")
+			cmd.Env = append(os.Environ(), "TZ="+tc.tz, "GOMAXPROCS="+tc.procs, traceChild+"="+dir)
+			out, err := cmd.CombinedOutput()
+			require.NoError(t, err, "%s", out)
+			env, err := os.ReadFile(filepath.Join(dir, "env"))
+			require.NoError(t, err, "the child ran the test: %s", out)
+			assert.Equal(t, tc.seen+"\n", string(env), "the child's local zone and GOMAXPROCS")
+			got, err := os.ReadFile(filepath.Join(dir, "trace.jsonl"))
+			require.NoError(t, err)
+			require.Equal(t, len(want), len(got))
+			assert.True(t, bytes.Equal(want, got), "the same scenario gives the same trace")
+		})
+	}
 }
 
 // TestSeekBackwardsEqualsRunningForward checks that every second reached by
@@ -178,16 +221,7 @@ func TestExpectFailureIsReported(t *testing.T) {
 	t.Parallel()
 	scn := parse(t, `name: x
 objects:
-- apiVersion: apps/v1
-  kind: Deployment
-  metadata: {name: web}
-  spec:
-    replicas: 2
-    selector: {matchLabels: {app: web}}
-    template:
-      metadata: {labels: {app: web}}
-      spec: {containers: [{name: web, image: nginx}]}
-steps:
+`+simtest.DeploymentYAML("web", 2, "nginx")+`steps:
 - at: 10s
   expect: deployment/web .status.availableReplicas == 3
 - at: 10s

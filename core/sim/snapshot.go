@@ -11,7 +11,7 @@ import (
 )
 
 // Snapshot is the whole state at one second plus what happened in it: the
-// trace line of contract §4. Objects are in Kubernetes' JSON shape, sorted
+// trace line of docs/trace.md. Objects are in Kubernetes' JSON shape, sorted
 // by namespace and name as `kubectl get` lists them.
 type Snapshot struct {
 	T           int64                      `json:"t"`

@@ -109,16 +109,3 @@ func itoa(n int) string {
 	}
 	return string(b)
 }
-
-// MustCreate creates obj in s and fails the test on error.
-func MustCreate[T api.Object](t interface {
-	Helper()
-	Fatalf(string, ...any)
-}, s *store.Store, obj T) T {
-	t.Helper()
-	out, err := s.Create(obj)
-	if err != nil {
-		t.Fatalf("create %T %s: %v", obj, obj.GetObjectMeta().Name, err)
-	}
-	return out.(T)
-}

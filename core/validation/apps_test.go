@@ -17,7 +17,7 @@ const (
 	subdomainError = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
 )
 
-// The rows of k8s-semantics.md §10, in their Kubernetes 1.34+ rendering.
+// The rows of docs/kubernetes-rules.md §3, in their Kubernetes 1.34+ rendering.
 func TestValidateDeploymentReferenceTable(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -85,7 +85,7 @@ func TestValidateDeploymentReferenceTable(t *testing.T) {
 	}
 }
 
-// Row 4 of §10, and the strategy's immutability on update.
+// Row 4 of docs/kubernetes-rules.md §3, and the strategy's immutability on update.
 func TestValidateDeploymentUpdate(t *testing.T) {
 	t.Parallel()
 	old := stored(deployment())

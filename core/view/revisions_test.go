@@ -136,7 +136,7 @@ func TestIsScaleOf(t *testing.T) {
 	}
 }
 
-func TestTemplateYAMLSortsKeysAndQuotes(t *testing.T) {
+func TestTemplateYAMLPrintsAsKubectl(t *testing.T) {
 	t.Parallel()
 	s := at(t, history, 1)
 	d := Focus(s, "web")
@@ -144,23 +144,4 @@ func TestTemplateYAMLSortsKeysAndQuotes(t *testing.T) {
 	assert.True(t, strings.HasPrefix(y, "metadata:\n  labels:\n    app: web\nspec:\n  containers:\n  - image: web:1\n"), y)
 	assert.Contains(t, y, "    resources:\n      requests:\n        cpu: 100m\n        memory: 64Mi\n")
 	assert.Contains(t, y, "  securityContext: {}\n")
-	var b strings.Builder
-	writeYAML(&b, map[string]any{"a": []any{"x", map[string]any{}, []any{}}, "b": nil, "c": true, "d": 1.5,
-		"e": "", "f": "yes", "g": "12", "h": "- x", "i": "a: b", "j": "multi\nline", "k": map[string]any{}, "l": []any{}}, 0)
-	assert.Equal(t, `a:
-- x
-- {}
-- []
-b: null
-c: true
-d: 1.5
-e: ""
-f: "yes"
-g: "12"
-h: "- x"
-i: "a: b"
-j: "multi\nline"
-k: {}
-l: []
-`, b.String())
 }

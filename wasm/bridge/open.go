@@ -12,7 +12,7 @@ import (
 	"converge/core/sim"
 )
 
-// Address is what the page's URL asks for (contract §5), before anything is
+// Address is what the page's URL asks for (docs/embedding.md), before anything is
 // checked:
 //
 //	/#s=SHARE                  a shared scenario

@@ -12,23 +12,15 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"converge/core/scenario"
+	"converge/core/simtest"
 )
 
-const alphaYAML = `name: alpha
+var alphaYAML = `name: alpha
 title: Alpha
 description: The first one.
 duration: 60s
 objects:
-- apiVersion: apps/v1
-  kind: Deployment
-  metadata: {name: web}
-  spec:
-    replicas: 2
-    selector: {matchLabels: {app: web}}
-    template:
-      metadata: {labels: {app: web}}
-      spec: {containers: [{name: web, image: nginx}]}
-`
+` + simtest.DeploymentYAML("web", 2, "nginx")
 
 const betaYAML = `name: beta
 title: Beta

@@ -15,7 +15,7 @@ import (
 )
 
 // cluster plays the rest of the control plane around the Deployment
-// controller, by hand and in the model of k8s-semantics.md §13:
+// controller, by hand and in the model of docs/kubernetes-rules.md §4:
 //   - one step is one simulated second and (by default) one Deployment
 //     controller pass;
 //   - after the pass the "ReplicaSet controller" reconciles at once: surplus
@@ -221,7 +221,7 @@ func statusSame(a, b api.ReplicaSetStatus) bool {
 
 // observedStatus is the status the controller would write now: the
 // Deployment's status recomputed from the ReplicaSets after the ReplicaSet
-// reconcile (the §13 tables list it that way).
+// reconcile (the tables of docs/kubernetes-rules.md §4 list it that way).
 func (c *cluster) observedStatus(name string) api.DeploymentStatus {
 	d := c.f.getD(name)
 	var owned []*api.ReplicaSet

@@ -146,14 +146,4 @@ func (f *fixture) update(name string, change func(d *api.Deployment)) *api.Deplo
 	return out.(*api.Deployment)
 }
 
-// setRSStatus writes a ReplicaSet's status.
-func (f *fixture) setRSStatus(name string, replicas, available int32) {
-	f.t.Helper()
-	rs := f.getRS(name).DeepCopy()
-	rs.Status.Replicas, rs.Status.ReadyReplicas, rs.Status.AvailableReplicas = replicas, available, available
-	rs.Status.ObservedGeneration = rs.Generation
-	_, err := f.store.UpdateStatus(rs)
-	require.NoError(f.t, err)
-}
-
 func specOf(rs *api.ReplicaSet) int32 { return api.Deref(rs.Spec.Replicas, 1) }

@@ -52,7 +52,7 @@ func TestResolveFenceposts(t *testing.T) {
 }
 
 // TestFencepostWorkedTable ports every row of the worked table of
-// k8s-semantics.md §2: raw ResolveFenceposts output, MaxUnavailable,
+// docs/kubernetes-rules.md §2: raw ResolveFenceposts output, MaxUnavailable,
 // minAvailable and maxTotal.
 func TestFencepostWorkedTable(t *testing.T) {
 	t.Parallel()

@@ -12,7 +12,7 @@ import (
 	"converge/core/simtest"
 )
 
-// The traces of k8s-semantics.md §13, run end to end: the controller on the
+// The traces of docs/kubernetes-rules.md §4, run end to end: the controller on the
 // real store, the test playing the ReplicaSet controller and the kubelets.
 // A is the old ReplicaSet (image web:1), B the new one (web:2).
 

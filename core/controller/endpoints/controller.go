@@ -156,17 +156,42 @@ func (c *Controller) Clone() controller.Controller {
 // Services that are gone. It writes only what changed.
 func (c *Controller) Sync(ctx *controller.Context) {
 	s := ctx.Store
-	svcs := s.Services()
 	if c.records != nil && s.Writes() == c.lastWrites {
 		for _, r := range c.records {
 			ctx.Record(r)
 		}
 		return
 	}
-	log, first := ctx.Log, 0
-	if log != nil {
-		first = len(log.Records)
+	first := 0
+	if ctx.Log != nil {
+		first = len(ctx.Log.Records)
 	}
+	svcs := s.Services()
+	sigs := c.matchPods(s, svcs)
+	keep := make(map[string]bool, len(svcs))
+	for i, svc := range svcs {
+		key := svc.Namespace + "/" + svc.Name
+		keep[key] = true
+		if len(svc.Spec.Selector) == 0 {
+			delete(c.seen, key)
+			continue
+		}
+		sigs[i].serviceRV = svc.ResourceVersion
+		c.syncService(ctx, svc, key, c.matched[i], sigs[i])
+	}
+	c.deleteOrphans(ctx, keep)
+	for key := range c.seen {
+		if !keep[key] {
+			delete(c.seen, key)
+		}
+	}
+	c.rememberRecords(s, ctx.Log, first)
+}
+
+// matchPods sets c.matched[i] to the pods, in store order, that belong in
+// the Endpoints of svcs[i] (none for a Service without a selector), and
+// returns the signature of each Service's pods.
+func (c *Controller) matchPods(s *store.Store, svcs []*api.Service) []signature {
 	sels := make([]labels.Selector, len(svcs))
 	byNS := map[string][]int{}
 	for i, svc := range svcs {
@@ -184,58 +209,49 @@ func (c *Controller) Sync(ctx *controller.Context) {
 		clear(c.matched[i])
 		c.matched[i] = c.matched[i][:0]
 	}
-	if len(byNS) > 0 {
-		lastNS, idx := "", []int(nil)
-		s.EachPod(func(p *api.Pod) bool {
-			if !inEndpoints(p) {
-				return true
-			}
-			if p.Namespace != lastNS || idx == nil {
-				lastNS, idx = p.Namespace, byNS[p.Namespace]
-			}
-			for _, i := range idx {
-				if sels[i].Matches(p.Labels) {
-					c.matched[i] = append(c.matched[i], p)
-					sigs[i].pods++
-					if rvLess(sigs[i].podRV, p.ResourceVersion) {
-						sigs[i].podRV = p.ResourceVersion
-					}
+	if len(byNS) == 0 {
+		return sigs
+	}
+	lastNS, idx := "", []int(nil)
+	s.EachPod(func(p *api.Pod) bool {
+		if !inEndpoints(p) {
+			return true
+		}
+		if p.Namespace != lastNS || idx == nil {
+			lastNS, idx = p.Namespace, byNS[p.Namespace]
+		}
+		for _, i := range idx {
+			if sels[i].Matches(p.Labels) {
+				c.matched[i] = append(c.matched[i], p)
+				sigs[i].pods++
+				if rvLess(sigs[i].podRV, p.ResourceVersion) {
+					sigs[i].podRV = p.ResourceVersion
 				}
 			}
-			return true
-		})
+		}
+		return true
+	})
+	return sigs
+}
+
+// rememberRecords keeps what the next Sync would record if nothing is
+// written before it: this Sync's Service records, in sync. A failed write
+// (a record that waits) keeps nothing, so that the next Sync looks again.
+func (c *Controller) rememberRecords(s *store.Store, log *controller.SyncLog, first int) {
+	c.lastWrites, c.records = s.Writes(), []controller.SyncRecord{}
+	if log == nil {
+		return
 	}
-	keep := map[string]bool{}
-	for i, svc := range svcs {
-		key := svc.Namespace + "/" + svc.Name
-		keep[key] = true
-		if len(svc.Spec.Selector) == 0 {
-			delete(c.seen, key)
+	for _, r := range log.Records[first:] {
+		if !strings.HasPrefix(r.Object, "service/") {
 			continue
 		}
-		sigs[i].serviceRV = svc.ResourceVersion
-		c.syncService(ctx, svc, key, c.matched[i], sigs[i])
-	}
-	c.deleteOrphans(ctx, keep)
-	for key := range c.seen {
-		if !keep[key] {
-			delete(c.seen, key)
+		if r.Waiting != "" {
+			c.records = nil
+			return
 		}
-	}
-	// What the next Sync would record if nothing changes: the same, in sync.
-	c.lastWrites, c.records = s.Writes(), []controller.SyncRecord{}
-	if log != nil {
-		for _, r := range log.Records[first:] {
-			if !strings.HasPrefix(r.Object, "service/") {
-				continue
-			}
-			if r.Waiting != "" { // a write failed: look again next time
-				c.records = nil
-				break
-			}
-			r.Action, r.InSync = "", true
-			c.records = append(c.records, r)
-		}
+		r.Action, r.InSync = "", true
+		c.records = append(c.records, r)
 	}
 }
 
@@ -285,30 +301,8 @@ func (c *Controller) syncService(ctx *controller.Context, svc *api.Service, key 
 		ctx.Record(rec)
 		return
 	}
-	ep := &api.Endpoints{ObjectMeta: api.ObjectMeta{Name: svc.Name, Namespace: svc.Namespace, Labels: wantLabels}, Subsets: subsets}
-	ann := map[string]string{}
-	if cur != nil {
-		ep.ObjectMeta = cur.ObjectMeta.DeepCopy()
-		ep.Labels = wantLabels
-		for k, v := range cur.Annotations {
-			ann[k] = v
-		}
-	}
-	ann[AnnotationLastChangeTrigger] = s.Now().UTC().Format(time.RFC3339Nano)
-	delete(ann, AnnotationOverCapacity)
-	if truncated {
-		ann[AnnotationOverCapacity] = "truncated"
-	}
-	ep.Annotations = ann
-	var out api.Object
-	var err error
-	verb := "update"
-	if cur == nil {
-		verb = "create"
-		out, err = s.Create(ep)
-	} else {
-		out, err = s.Update(ep)
-	}
+	ep := newEndpoints(svc, cur, subsets, wantLabels, truncated, s.Now())
+	verb, out, err := writeEndpoints(s, ep, cur == nil)
 	if err != nil {
 		rec.Waiting = "could not " + verb + " endpoints " + svc.Name + ": " + err.Error()
 		st.sig = signature{}
@@ -322,6 +316,40 @@ func (c *Controller) syncService(ctx *controller.Context, svc *api.Service, key 
 		rec.Action += " (truncated to " + strconv.Itoa(MaxCapacity) + ")"
 	}
 	ctx.Record(rec)
+}
+
+// newEndpoints is the Endpoints object to write for svc: cur's metadata
+// (none when cur is nil) with the wanted labels, the subsets, the
+// last-change-trigger-time annotation at now and the over-capacity one when
+// the addresses were truncated.
+func newEndpoints(svc *api.Service, cur *api.Endpoints, subsets []api.EndpointSubset, wantLabels map[string]string,
+	truncated bool, now api.Time) *api.Endpoints {
+	ep := &api.Endpoints{ObjectMeta: api.ObjectMeta{Name: svc.Name, Namespace: svc.Namespace, Labels: wantLabels}, Subsets: subsets}
+	ann := map[string]string{}
+	if cur != nil {
+		ep.ObjectMeta = cur.ObjectMeta.DeepCopy()
+		ep.Labels = wantLabels
+		for k, v := range cur.Annotations {
+			ann[k] = v
+		}
+	}
+	ann[AnnotationLastChangeTrigger] = now.UTC().Format(time.RFC3339Nano)
+	delete(ann, AnnotationOverCapacity)
+	if truncated {
+		ann[AnnotationOverCapacity] = "truncated"
+	}
+	ep.Annotations = ann
+	return ep
+}
+
+// writeEndpoints creates ep (when create) or updates it, and says which it did.
+func writeEndpoints(s *store.Store, ep *api.Endpoints, create bool) (verb string, out api.Object, err error) {
+	if create {
+		out, err = s.Create(ep)
+		return "create", out, err
+	}
+	out, err = s.Update(ep)
+	return "update", out, err
 }
 
 func countReady(pods []*api.Pod) (ready, notReady int) {

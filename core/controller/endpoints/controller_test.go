@@ -27,11 +27,8 @@ func newHarness(t testing.TB) *harness {
 }
 
 func (h *harness) sync() {
-	ctx := &controller.Context{Store: h.s, Log: &controller.SyncLog{}}
-	before := h.s.ResourceVersion()
-	h.c.Sync(ctx)
-	h.writes = h.s.ResourceVersion() - before
-	h.log = *ctx.Log
+	p := simtest.Sync(h.s, h.c)
+	h.writes, h.log = p.Writes, *p.Log
 }
 
 type podOpt func(*api.Pod)

@@ -7,18 +7,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"converge/core/api"
-	"converge/core/controller"
 	"converge/core/simtest"
 	"converge/core/store"
 )
 
-func syncOnce(s *store.Store) *controller.Context {
-	ctx := &controller.Context{Store: s, Log: &controller.SyncLog{}}
-	New().Sync(ctx)
-	return ctx
-}
-
-func actions(t *testing.T, ctx *controller.Context) []string {
+func actions(t *testing.T, ctx simtest.Pass) []string {
 	t.Helper()
 	var out []string
 	for _, r := range ctx.Log.Records {
@@ -57,7 +50,7 @@ func TestDeletingADeploymentCascades(t *testing.T) {
 	d, rs, pods := deploymentWithPods(t, s)
 	require.NoError(t, s.Delete(api.KindDeployment, d.Namespace, d.Name, store.DeleteOptions{}))
 
-	ctx := syncOnce(s)
+	ctx := simtest.Sync(s, New())
 
 	assert.Equal(t, []string{
 		"replicaset/web-5d9c7b8f4: delete replica set web-5d9c7b8f4: owner deployment/web is gone",
@@ -74,7 +67,7 @@ func TestDeletingADeploymentCascades(t *testing.T) {
 	assert.False(t, s.Exists(pods[2].UID), "an unscheduled pod goes at once")
 
 	rv := s.ResourceVersion()
-	ctx = syncOnce(s)
+	ctx = simtest.Sync(s, New())
 	assert.Empty(t, ctx.Log.Records, "terminating pods are left to their kubelet")
 	assert.Equal(t, rv, s.ResourceVersion())
 }
@@ -85,7 +78,7 @@ func TestOrphanDeleteLeavesDependentsAlone(t *testing.T) {
 	d, rs, _ := deploymentWithPods(t, s)
 	require.NoError(t, s.Delete(api.KindDeployment, d.Namespace, d.Name, store.DeleteOptions{PropagationPolicy: store.DeletePropagationOrphan}))
 	rv := s.ResourceVersion()
-	ctx := syncOnce(s)
+	ctx := simtest.Sync(s, New())
 	assert.Empty(t, ctx.Log.Records)
 	assert.Equal(t, rv, s.ResourceVersion())
 	got, err := s.GetReplicaSet(rs.Namespace, rs.Name)
@@ -108,7 +101,7 @@ func TestDanglingReferencesAreStrippedWhenAnOwnerRemains(t *testing.T) {
 		simtest.WithPodOwnerRef(api.OwnerReference{APIVersion: "apps/v1", Kind: "Deployment", Name: "keep", UID: keep.UID})))
 	require.NoError(t, s.Delete(api.KindDeployment, gone.Namespace, gone.Name, store.DeleteOptions{}))
 
-	ctx := syncOnce(s)
+	ctx := simtest.Sync(s, New())
 
 	assert.Empty(t, ctx.Log.Records, "only deletions are recorded")
 	want := []api.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "keep", UID: keep.UID}}
@@ -119,7 +112,7 @@ func TestDanglingReferencesAreStrippedWhenAnOwnerRemains(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, want, gotPod.OwnerReferences)
 	rv := s.ResourceVersion()
-	syncOnce(s)
+	simtest.Sync(s, New())
 	assert.Equal(t, rv, s.ResourceVersion())
 }
 
@@ -129,7 +122,7 @@ func TestAllOwnersGoneNamesThemAll(t *testing.T) {
 	p := simtest.NewPod("p", simtest.WithPodOwnerRef(api.OwnerReference{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "a", UID: "uid-a"}),
 		simtest.WithPodOwnerRef(api.OwnerReference{APIVersion: "v1", Kind: "ConfigMap", Name: "b", UID: "uid-b"}))
 	simtest.MustCreate(t, s, p)
-	ctx := syncOnce(s)
+	ctx := simtest.Sync(s, New())
 	assert.Equal(t, []string{"pod/p: delete pod p: owners replicaset/a, configmap/b are gone"}, actions(t, ctx))
 }
 
@@ -144,7 +137,7 @@ func TestPodsOfAVanishedNodeAreForceDeleted(t *testing.T) {
 	require.NoError(t, s.Delete(api.KindPod, terminating.Namespace, terminating.Name, store.DeleteOptions{}))
 	require.NoError(t, s.Delete(api.KindNode, "", "node-2", store.DeleteOptions{}))
 
-	ctx := syncOnce(s)
+	ctx := simtest.Sync(s, New())
 
 	assert.Equal(t, []string{
 		"pod/goes: delete pod goes: node node-2 is gone",
@@ -160,7 +153,7 @@ func TestNothingToCollectWritesNothing(t *testing.T) {
 	s := simtest.NewStore()
 	deploymentWithPods(t, s)
 	rv := s.ResourceVersion()
-	ctx := syncOnce(s)
+	ctx := simtest.Sync(s, New())
 	assert.Empty(t, ctx.Log.Records)
 	assert.Equal(t, rv, s.ResourceVersion())
 }

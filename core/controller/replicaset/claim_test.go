@@ -19,11 +19,11 @@ func TestBarePodWithoutHashIsNotAdoptedByDeploymentRS(t *testing.T) {
 	bare := simtest.MustCreate(t, s, simtest.NewPod("bare", simtest.WithPodLabels(map[string]string{"app": "web"}),
 		simtest.WithPodNode("node-1"), simtest.WithPodReady(api.Epoch)))
 
-	ctx := syncOnce(s)
+	ctx := simtest.Sync(s, New())
 
-	assert.Nil(t, api.GetControllerOf(&getPod(t, s, bare.Name).ObjectMeta), "the bare pod stays unowned")
+	assert.Nil(t, api.GetControllerOf(&simtest.GetPod(t, s, bare.Name).ObjectMeta), "the bare pod stays unowned")
 	require.Len(t, podsOf(s, rs), 1, "the RS creates its own pod")
-	assert.Contains(t, recordFor(t, ctx, "replicaset/web-5d9c7b8f4").Action, "create pod web-5d9c7b8f4-")
+	assert.Contains(t, ctx.RecordFor(t, "replicaset/web-5d9c7b8f4").Action, "create pod web-5d9c7b8f4-")
 }
 
 func TestMatchingOrphanIsAdoptedAndMayBeDeleted(t *testing.T) {
@@ -36,14 +36,14 @@ func TestMatchingOrphanIsAdoptedAndMayBeDeleted(t *testing.T) {
 	stray := simtest.MustCreate(t, s, simtest.NewPod("stray", simtest.WithPodLabels(l), simtest.WithPodNode("node-2"),
 		simtest.WithPodPhase(api.PodRunning)))
 
-	ctx := syncOnce(s)
+	ctx := simtest.Sync(s, New())
 
-	rec := recordFor(t, ctx, "replicaset/web-5d9c7b8f4")
+	rec := ctx.RecordFor(t, "replicaset/web-5d9c7b8f4")
 	assert.Equal(t, "adopt pod stray; delete pod stray", rec.Action, "the adopted pod is not ready, so it goes first")
-	got := getPod(t, s, stray.Name)
+	got := simtest.GetPod(t, s, stray.Name)
 	assert.True(t, api.IsControlledBy(&got.ObjectMeta, rs.UID))
 	assert.NotNil(t, got.DeletionTimestamp)
-	assert.Nil(t, getPod(t, s, mine.Name).DeletionTimestamp)
+	assert.Nil(t, simtest.GetPod(t, s, mine.Name).DeletionTimestamp)
 	assert.Equal(t, "2 pods (1 ready, 1 available)", rec.Observed)
 }
 
@@ -56,9 +56,9 @@ func TestPodsOwnedByAnotherControllerAreNeverStolen(t *testing.T) {
 	theirs := simtest.MustCreate(t, s, simtest.NewPod("theirs", simtest.WithPodLabels(map[string]string{"app": "other"}),
 		simtest.WithPodOwner(other)))
 
-	syncOnce(s)
+	simtest.Sync(s, New())
 
-	got := getPod(t, s, theirs.Name)
+	got := simtest.GetPod(t, s, theirs.Name)
 	assert.True(t, api.IsControlledBy(&got.ObjectMeta, other.UID))
 	assert.Len(t, podsOf(s, rs), 1, "web makes its own pod")
 	assert.Len(t, podsOf(s, other), 1, "other keeps its one pod")
@@ -71,13 +71,13 @@ func TestRelabelledPodIsReleasedAndReplaced(t *testing.T) {
 	p := simtest.MustCreate(t, s, simtest.NewPod("debug-me", simtest.WithPodLabels(map[string]string{"app": "debug"}),
 		simtest.WithPodOwner(rs), simtest.WithPodOwnerRef(api.OwnerReference{APIVersion: "v1", Kind: "ConfigMap", Name: "cm", UID: "cm-uid"})))
 
-	ctx := syncOnce(s)
+	ctx := simtest.Sync(s, New())
 
-	got := getPod(t, s, p.Name)
+	got := simtest.GetPod(t, s, p.Name)
 	assert.Nil(t, api.GetControllerOf(&got.ObjectMeta))
 	assert.Equal(t, []api.OwnerReference{{APIVersion: "v1", Kind: "ConfigMap", Name: "cm", UID: "cm-uid"}}, got.OwnerReferences,
 		"only the ReplicaSet's reference goes")
-	rec := recordFor(t, ctx, "replicaset/web")
+	rec := ctx.RecordFor(t, "replicaset/web")
 	assert.Contains(t, rec.Action, "release pod debug-me; create pod web-")
 	assert.Len(t, podsOf(s, rs), 1)
 }
@@ -87,8 +87,8 @@ func TestReleaseOfOnlyOwnerLeavesNoReferences(t *testing.T) {
 	s := simtest.NewStore()
 	rs := simtest.MustCreate(t, s, simtest.NewReplicaSet("web", 0, "nginx:1.25"))
 	p := simtest.MustCreate(t, s, simtest.NewPod("p", simtest.WithPodLabels(map[string]string{"app": "x"}), simtest.WithPodOwner(rs)))
-	syncOnce(s)
-	assert.Nil(t, getPod(t, s, p.Name).OwnerReferences)
+	simtest.Sync(s, New())
+	assert.Nil(t, simtest.GetPod(t, s, p.Name).OwnerReferences)
 }
 
 func TestOrphanMatchingTwoReplicaSetsGoesToTheOlder(t *testing.T) {
@@ -100,11 +100,11 @@ func TestOrphanMatchingTwoReplicaSetsGoesToTheOlder(t *testing.T) {
 		simtest.WithRSLabels(map[string]string{"app": "web"})))
 	orphan := simtest.MustCreate(t, s, simtest.NewPod("orphan", simtest.WithPodLabels(map[string]string{"app": "web"})))
 
-	ctx := syncOnce(s)
+	ctx := simtest.Sync(s, New())
 
-	assert.True(t, api.IsControlledBy(&getPod(t, s, orphan.Name).ObjectMeta, first.UID))
-	assert.Equal(t, "adopt pod orphan", recordFor(t, ctx, "replicaset/first").Action)
-	assert.Contains(t, recordFor(t, ctx, "replicaset/second").Action, "create pod second-")
+	assert.True(t, api.IsControlledBy(&simtest.GetPod(t, s, orphan.Name).ObjectMeta, first.UID))
+	assert.Equal(t, "adopt pod orphan", ctx.RecordFor(t, "replicaset/first").Action)
+	assert.Contains(t, ctx.RecordFor(t, "replicaset/second").Action, "create pod second-")
 	assert.Len(t, podsOf(s, second), 1)
 }
 
@@ -120,15 +120,15 @@ func TestInactiveOrphansAndOtherNamespacesAreNotAdopted(t *testing.T) {
 	leaving := simtest.MustCreate(t, s, simtest.NewPod("leaving", simtest.WithPodLabels(l), simtest.WithPodNode("node-1")))
 	_ = s.Delete(api.KindPod, leaving.Namespace, leaving.Name, store.DeleteOptions{})
 
-	ctx := syncOnce(s)
+	ctx := simtest.Sync(s, New())
 
 	for _, p := range []*api.Pod{done, leaving} {
-		assert.Nil(t, api.GetControllerOf(&getPod(t, s, p.Name).ObjectMeta), p.Name)
+		assert.Nil(t, api.GetControllerOf(&simtest.GetPod(t, s, p.Name).ObjectMeta), p.Name)
 	}
 	o, err := s.GetPod("other", elsewhere.Name)
 	require.NoError(t, err)
 	assert.Nil(t, api.GetControllerOf(&o.ObjectMeta))
-	assert.True(t, recordFor(t, ctx, "replicaset/web").InSync)
+	assert.True(t, ctx.RecordFor(t, "replicaset/web").InSync)
 	assert.Empty(t, podsOf(s, rs))
 }
 
@@ -137,12 +137,12 @@ func TestFullyLabeledReplicas(t *testing.T) {
 	s := simtest.NewStore()
 	simtest.MustCreate(t, s, simtest.NewReplicaSet("web", 2, "nginx:1.25",
 		simtest.WithRSTemplateLabels(map[string]string{"app": "web", "tier": "front"})))
-	rs := getRS(t, s, "web")
+	rs := simtest.GetReplicaSet(t, s, "web")
 	simtest.MustCreate(t, s, simtest.NewPod("partial", simtest.WithPodLabels(map[string]string{"app": "web"}), simtest.WithPodOwner(rs)))
 	simtest.MustCreate(t, s, simtest.NewPod("full", simtest.WithPodLabels(map[string]string{"app": "web", "tier": "front", "x": "y"}),
 		simtest.WithPodOwner(rs)))
-	syncOnce(s)
-	got := getRS(t, s, "web")
+	simtest.Sync(s, New())
+	got := simtest.GetReplicaSet(t, s, "web")
 	assert.Equal(t, int32(2), got.Status.Replicas)
 	assert.Equal(t, int32(1), got.Status.FullyLabeledReplicas)
 }

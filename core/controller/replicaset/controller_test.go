@@ -25,7 +25,7 @@ func TestSyncWithoutReplicaSetsDoesNothing(t *testing.T) {
 	s := simtest.NewStore()
 	simtest.MustCreate(t, s, simtest.NewPod("bare"))
 	rv := s.ResourceVersion()
-	ctx := syncOnce(s)
+	ctx := simtest.Sync(s, New())
 	assert.Equal(t, rv, s.ResourceVersion())
 	assert.Empty(t, ctx.Log.Records)
 }
@@ -36,7 +36,7 @@ func TestSecondSyncWritesNothing(t *testing.T) {
 	_, rs := deploymentRS(t, s, "web", "5d9c7b8f4", 3)
 	simtest.MustCreate(t, s, simtest.NewReplicaSet("api", 2, "nginx:1.25", simtest.WithRSMinReadySeconds(30)))
 	simtest.MustCreate(t, s, simtest.NewPod("bare", simtest.WithPodLabels(map[string]string{"app": "web"})))
-	syncOnce(s)
+	simtest.Sync(s, New())
 	for _, p := range podsOf(s, rs)[:2] {
 		bound, err := s.Bind(p.Namespace, p.Name, "node-1")
 		require.NoError(t, err)
@@ -48,14 +48,14 @@ func TestSecondSyncWritesNothing(t *testing.T) {
 		require.NoError(t, err)
 	}
 	simtest.Advance(s, time.Second)
-	syncOnce(s)
+	simtest.Sync(s, New())
 	rv := s.ResourceVersion()
-	ctx := syncOnce(s)
+	ctx := simtest.Sync(s, New())
 	assert.Equal(t, rv, s.ResourceVersion())
 	for _, r := range ctx.Log.Records {
 		assert.True(t, r.InSync, "%+v", r)
 	}
-	assert.Equal(t, "3 pods (2 ready, 2 available)", recordFor(t, ctx, "replicaset/web-5d9c7b8f4").Observed)
+	assert.Equal(t, "3 pods (2 ready, 2 available)", ctx.RecordFor(t, "replicaset/web-5d9c7b8f4").Observed)
 }
 
 func TestReplacementIsCreatedWhenAPodStartsTerminating(t *testing.T) {
@@ -65,17 +65,17 @@ func TestReplacementIsCreatedWhenAPodStartsTerminating(t *testing.T) {
 	l := map[string]string{"app": "web"}
 	a := simtest.MustCreate(t, s, simtest.NewPod("a", simtest.WithPodLabels(l), simtest.WithPodOwner(rs), simtest.WithPodNode("n1"), simtest.WithPodReady(api.Epoch)))
 	simtest.MustCreate(t, s, simtest.NewPod("b", simtest.WithPodLabels(l), simtest.WithPodOwner(rs), simtest.WithPodNode("n1"), simtest.WithPodReady(api.Epoch)))
-	syncOnce(s)
+	simtest.Sync(s, New())
 	require.NoError(t, s.Delete(api.KindPod, a.Namespace, a.Name, store.DeleteOptions{}))
-	require.NotNil(t, getPod(t, s, "a").DeletionTimestamp)
+	require.NotNil(t, simtest.GetPod(t, s, "a").DeletionTimestamp)
 
-	ctx := syncOnce(s)
+	ctx := simtest.Sync(s, New())
 
-	assert.Contains(t, recordFor(t, ctx, "replicaset/web").Action, "create pod web-")
+	assert.Contains(t, ctx.RecordFor(t, "replicaset/web").Action, "create pod web-")
 	assert.Len(t, activePodsOf(s, rs), 2)
 	assert.Len(t, podsOf(s, rs), 3, "the terminating pod is still there")
-	syncOnce(s)
-	got := getRS(t, s, "web")
+	simtest.Sync(s, New())
+	got := simtest.GetReplicaSet(t, s, "web")
 	assert.Equal(t, int32(2), got.Status.Replicas)
 	assert.Equal(t, int32(1), *got.Status.TerminatingReplicas)
 }
@@ -95,8 +95,8 @@ func TestAvailabilityWaitsForMinReadySeconds(t *testing.T) {
 	start := s.Now().Time
 	for _, tc := range tests {
 		s.Clock().Set(start.Add(tc.at))
-		syncOnce(s)
-		got := getRS(t, s, "web")
+		simtest.Sync(s, New())
+		got := simtest.GetReplicaSet(t, s, "web")
 		assert.Equal(t, int32(1), got.Status.ReadyReplicas, "at %v", tc.at)
 		assert.Equal(t, tc.available, got.Status.AvailableReplicas, "at %v", tc.at)
 	}
@@ -106,15 +106,15 @@ func TestObservedGenerationFollowsSpecChanges(t *testing.T) {
 	t.Parallel()
 	s := simtest.NewStore()
 	simtest.MustCreate(t, s, simtest.NewReplicaSet("web", 0, "nginx:1.25"))
-	syncOnce(s)
-	assert.Equal(t, int64(1), getRS(t, s, "web").Status.ObservedGeneration)
-	x := getRS(t, s, "web").DeepCopy()
+	simtest.Sync(s, New())
+	assert.Equal(t, int64(1), simtest.GetReplicaSet(t, s, "web").Status.ObservedGeneration)
+	x := simtest.GetReplicaSet(t, s, "web").DeepCopy()
 	x.Spec.MinReadySeconds = 5
 	_, err := s.Update(x)
 	require.NoError(t, err)
-	require.Equal(t, int64(2), getRS(t, s, "web").Generation)
-	syncOnce(s)
-	assert.Equal(t, int64(2), getRS(t, s, "web").Status.ObservedGeneration)
+	require.Equal(t, int64(2), simtest.GetReplicaSet(t, s, "web").Generation)
+	simtest.Sync(s, New())
+	assert.Equal(t, int64(2), simtest.GetReplicaSet(t, s, "web").Status.ObservedGeneration)
 }
 
 func TestInvalidSelectorIsReported(t *testing.T) {
@@ -125,11 +125,11 @@ func TestInvalidSelectorIsReported(t *testing.T) {
 	rs := simtest.NewReplicaSet("web", 1, "nginx:1.25")
 	rs.Spec.Selector.MatchExpressions = []api.LabelSelectorRequirement{{Key: "app", Operator: "Near"}}
 	states := []rsState{newState(rs)}
-	ctx := &controller.Context{Store: s, Log: &controller.SyncLog{}}
+	ctx := simtest.Pass{Context: &controller.Context{Store: s, Log: &controller.SyncLog{}}}
 	rv := s.ResourceVersion()
-	syncReplicaSet(ctx, states, 0, nil)
+	syncReplicaSet(ctx.Context, states, 0, nil)
 	assert.Equal(t, rv, s.ResourceVersion())
-	rec := recordFor(t, ctx, "replicaset/web")
+	rec := ctx.RecordFor(t, "replicaset/web")
 	assert.Equal(t, `invalid selector: "Near" is not a valid label selector operator`, rec.Waiting)
 }
 

@@ -3,20 +3,10 @@ package replicaset
 import (
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
 	"converge/core/api"
-	"converge/core/controller"
 	"converge/core/simtest"
 	"converge/core/store"
 )
-
-// syncOnce runs one Sync of the controller in a fresh tick context.
-func syncOnce(s *store.Store) *controller.Context {
-	ctx := &controller.Context{Store: s, Log: &controller.SyncLog{}}
-	New().Sync(ctx)
-	return ctx
-}
 
 // podsOf returns the pods controlled by rs, in creation order.
 func podsOf(s *store.Store, rs *api.ReplicaSet) []*api.Pod {
@@ -35,50 +25,6 @@ func activePodsOf(s *store.Store, rs *api.ReplicaSet) []*api.Pod {
 	for _, p := range podsOf(s, rs) {
 		if api.IsPodActive(p) {
 			out = append(out, p)
-		}
-	}
-	return out
-}
-
-func getRS(t *testing.T, s *store.Store, name string) *api.ReplicaSet {
-	t.Helper()
-	rs, err := s.GetReplicaSet(api.NamespaceDefault, name)
-	require.NoError(t, err)
-	return rs
-}
-
-func getPod(t *testing.T, s *store.Store, name string) *api.Pod {
-	t.Helper()
-	p, err := s.GetPod(api.NamespaceDefault, name)
-	require.NoError(t, err)
-	return p
-}
-
-func names(pods []*api.Pod) []string {
-	out := make([]string, len(pods))
-	for i, p := range pods {
-		out[i] = p.Name
-	}
-	return out
-}
-
-// recordFor returns the sync record about object, failing when there is none.
-func recordFor(t *testing.T, ctx *controller.Context, object string) controller.SyncRecord {
-	t.Helper()
-	for _, r := range ctx.Log.Records {
-		if r.Object == object {
-			return r
-		}
-	}
-	require.Failf(t, "no sync record", "for %s in %+v", object, ctx.Log.Records)
-	return controller.SyncRecord{}
-}
-
-func eventsWithReason(ctx *controller.Context, reason string) []store.EmittedEvent {
-	var out []store.EmittedEvent
-	for _, e := range ctx.Emitted {
-		if e.Reason == reason {
-			out = append(out, e)
 		}
 	}
 	return out

@@ -42,7 +42,7 @@ func TestCreatesMissingPodsFromTemplate(t *testing.T) {
 	rs.Spec.Template.Annotations = map[string]string{"team": "blue"}
 	rs = simtest.MustCreate(t, s, rs)
 
-	ctx := syncOnce(s)
+	ctx := simtest.Sync(s, New())
 
 	pods := podsOf(s, rs)
 	require.Len(t, pods, 3)
@@ -59,12 +59,12 @@ func TestCreatesMissingPodsFromTemplate(t *testing.T) {
 			Controller: api.Bool(true), BlockOwnerDeletion: api.Bool(true)}, ref)
 		assert.Equal(t, "nginx:1.25", p.Spec.Containers[0].Image)
 	}
-	created := eventsWithReason(ctx, SuccessfulCreateReason)
+	created := ctx.Events(SuccessfulCreateReason)
 	require.Len(t, created, 3)
 	assert.Equal(t, store.EmittedEvent{Type: "Normal", Reason: "SuccessfulCreate", Object: "replicaset/web",
 		Message: "Created pod: " + pods[0].Name, Source: "replicaset-controller"}, created[0])
 
-	rec := recordFor(t, ctx, "replicaset/web")
+	rec := ctx.RecordFor(t, "replicaset/web")
 	assert.Equal(t, "0 pods (0 ready, 0 available)", rec.Observed)
 	assert.Equal(t, "3 pods", rec.Desired)
 	assert.Equal(t, fmt.Sprintf("create 3 pods: %s, %s, %s", pods[0].Name, pods[1].Name, pods[2].Name), rec.Action)
@@ -72,15 +72,15 @@ func TestCreatesMissingPodsFromTemplate(t *testing.T) {
 
 	// Status is computed from the pods seen at the start of the sync; the
 	// next sync counts the new pods and then nothing changes any more.
-	assert.Equal(t, int32(0), getRS(t, s, "web").Status.Replicas)
-	ctx = syncOnce(s)
-	got := getRS(t, s, "web")
+	assert.Equal(t, int32(0), simtest.GetReplicaSet(t, s, "web").Status.Replicas)
+	ctx = simtest.Sync(s, New())
+	got := simtest.GetReplicaSet(t, s, "web")
 	assert.Equal(t, int32(3), got.Status.Replicas)
 	assert.Equal(t, int32(3), got.Status.FullyLabeledReplicas)
 	assert.Equal(t, int64(1), got.Status.ObservedGeneration)
-	assert.True(t, recordFor(t, ctx, "replicaset/web").InSync)
+	assert.True(t, ctx.RecordFor(t, "replicaset/web").InSync)
 	rv := s.ResourceVersion()
-	syncOnce(s)
+	simtest.Sync(s, New())
 	assert.Equal(t, rv, s.ResourceVersion(), "a settled sync writes nothing")
 }
 
@@ -88,8 +88,8 @@ func TestSingleCreateRecord(t *testing.T) {
 	t.Parallel()
 	s := simtest.NewStore()
 	simtest.MustCreate(t, s, simtest.NewReplicaSet("web", 1, "nginx:1.25"))
-	ctx := syncOnce(s)
-	rec := recordFor(t, ctx, "replicaset/web")
+	ctx := simtest.Sync(s, New())
+	rec := ctx.RecordFor(t, "replicaset/web")
 	assert.Equal(t, "1 pod", rec.Desired)
 	assert.Equal(t, "create pod "+s.Pods()[0].Name, rec.Action)
 }
@@ -98,11 +98,11 @@ func TestBurstReplicasCapsCreatesPerSync(t *testing.T) {
 	t.Parallel()
 	s := simtest.NewStore()
 	rs := simtest.MustCreate(t, s, simtest.NewReplicaSet("big", 600, "nginx:1.25"))
-	ctx := syncOnce(s)
+	ctx := simtest.Sync(s, New())
 	assert.Len(t, podsOf(s, rs), BurstReplicas)
-	assert.Contains(t, recordFor(t, ctx, "replicaset/big").Action, "create 500 pods: ")
-	assert.Contains(t, recordFor(t, ctx, "replicaset/big").Action, " and 495 more")
-	syncOnce(s)
+	assert.Contains(t, ctx.RecordFor(t, "replicaset/big").Action, "create 500 pods: ")
+	assert.Contains(t, ctx.RecordFor(t, "replicaset/big").Action, " and 495 more")
+	simtest.Sync(s, New())
 	assert.Len(t, podsOf(s, rs), 600)
 }
 
@@ -110,17 +110,17 @@ func TestBurstReplicasCapsDeletesPerSync(t *testing.T) {
 	t.Parallel()
 	s := simtest.NewStore()
 	rs := simtest.MustCreate(t, s, simtest.NewReplicaSet("big", 600, "nginx:1.25"))
-	syncOnce(s)
-	syncOnce(s)
+	simtest.Sync(s, New())
+	simtest.Sync(s, New())
 	require.Len(t, activePodsOf(s, rs), 600)
-	x := getRS(t, s, "big").DeepCopy()
+	x := simtest.GetReplicaSet(t, s, "big").DeepCopy()
 	x.Spec.Replicas = api.Int32(0)
 	_, err := s.Update(x)
 	require.NoError(t, err)
-	ctx := syncOnce(s)
+	ctx := simtest.Sync(s, New())
 	assert.Len(t, activePodsOf(s, rs), 100)
-	assert.Len(t, eventsWithReason(ctx, SuccessfulDeleteReason), BurstReplicas)
-	syncOnce(s)
+	assert.Len(t, ctx.Events(SuccessfulDeleteReason), BurstReplicas)
+	simtest.Sync(s, New())
 	assert.Empty(t, activePodsOf(s, rs))
 }
 
@@ -142,18 +142,18 @@ func TestCreateFailureStopsSlowStartAndSetsReplicaFailure(t *testing.T) {
 
 	// Batches 1 and 2 succeed; in the batch of 4 two succeed and two fail,
 	// so the last batch (3) is skipped.
-	ctx := syncOnce(s)
+	ctx := simtest.Sync(s, New())
 	require.Len(t, podsOf(s, rs), 5)
-	failed := eventsWithReason(ctx, FailedCreateReason)
+	failed := ctx.Events(FailedCreateReason)
 	require.Len(t, failed, 2)
 	assert.Equal(t, "Warning", failed[0].Type)
 	assert.True(t, strings.HasPrefix(failed[0].Message, `Error creating: pods "web-`), failed[0].Message)
 	assert.Contains(t, failed[0].Message, "is forbidden: exceeded the simulation's limit of 10000 pods")
-	rec := recordFor(t, ctx, "replicaset/web")
+	rec := ctx.RecordFor(t, "replicaset/web")
 	assert.Contains(t, rec.Action, "create 5 pods: ")
 	assert.Contains(t, rec.Action, "; 5 not created: pods \"web-")
 
-	got := getRS(t, s, "web")
+	got := simtest.GetReplicaSet(t, s, "web")
 	c := replicaFailure(&got.Status)
 	require.NotNil(t, c)
 	assert.Equal(t, api.ReplicaSetReplicaFailure, c.Type)
@@ -165,33 +165,33 @@ func TestCreateFailureStopsSlowStartAndSetsReplicaFailure(t *testing.T) {
 	// A later round of the same second does not retry: it only writes the
 	// status that counts the 5 new pods, and then nothing at all.
 	ctx.Log.Records = nil
-	New().Sync(ctx)
-	assert.Len(t, eventsWithReason(ctx, FailedCreateReason), 2)
-	assert.Equal(t, int32(5), getRS(t, s, "web").Status.Replicas)
+	New().Sync(ctx.Context)
+	assert.Len(t, ctx.Events(FailedCreateReason), 2)
+	assert.Equal(t, int32(5), simtest.GetReplicaSet(t, s, "web").Status.Replicas)
 	rv := s.ResourceVersion()
 	ctx.Log.Records = nil
-	New().Sync(ctx)
+	New().Sync(ctx.Context)
 	assert.Equal(t, rv, s.ResourceVersion())
-	rec = recordFor(t, ctx, "replicaset/web")
+	rec = ctx.RecordFor(t, "replicaset/web")
 	assert.Equal(t, c.Message, rec.Waiting)
 	assert.Equal(t, "5 pods (0 ready, 0 available)", rec.Observed)
 
 	// The next second retries, fails again without changing the condition.
 	simtest.Advance(s, time.Second)
-	ctx = syncOnce(s)
-	require.Len(t, eventsWithReason(ctx, FailedCreateReason), 1)
-	rec = recordFor(t, ctx, "replicaset/web")
+	ctx = simtest.Sync(s, New())
+	require.Len(t, ctx.Events(FailedCreateReason), 1)
+	rec = ctx.RecordFor(t, "replicaset/web")
 	assert.True(t, strings.HasPrefix(rec.Waiting, `pods "web-`), rec.Waiting)
-	assert.Equal(t, *c, *replicaFailure(&getRS(t, s, "web").Status))
+	assert.Equal(t, *c, *replicaFailure(&simtest.GetReplicaSet(t, s, "web").Status))
 
 	// Room again: the missing pods are created and the condition goes away.
 	for _, p := range fillers[:5] {
 		require.NoError(t, s.Delete(api.KindPod, p.Namespace, p.Name, store.DeleteOptions{}))
 	}
 	simtest.Advance(s, time.Second)
-	syncOnce(s)
+	simtest.Sync(s, New())
 	assert.Len(t, podsOf(s, rs), 10)
-	assert.Nil(t, replicaFailure(&getRS(t, s, "web").Status))
+	assert.Nil(t, replicaFailure(&simtest.GetReplicaSet(t, s, "web").Status))
 }
 
 func TestDeletesSurplusInRankOrder(t *testing.T) {
@@ -209,27 +209,27 @@ func TestDeletesSurplusInRankOrder(t *testing.T) {
 		simtest.WithPodNode("n2"), simtest.WithPodReady(s.Now().Time)))
 	simtest.Advance(s, time.Minute)
 
-	ctx := syncOnce(s)
+	ctx := simtest.Sync(s, New())
 
 	// The unscheduled pod goes at once, the bound pending one terminates.
 	_, err := s.GetPod(api.NamespaceDefault, unscheduled.Name)
 	assert.ErrorIs(t, err, store.ErrNotFound)
-	assert.NotNil(t, getPod(t, s, pending.Name).DeletionTimestamp)
-	assert.Nil(t, getPod(t, s, readyOld.Name).DeletionTimestamp)
-	assert.Nil(t, getPod(t, s, readyNew.Name).DeletionTimestamp)
-	rec := recordFor(t, ctx, "replicaset/web")
+	assert.NotNil(t, simtest.GetPod(t, s, pending.Name).DeletionTimestamp)
+	assert.Nil(t, simtest.GetPod(t, s, readyOld.Name).DeletionTimestamp)
+	assert.Nil(t, simtest.GetPod(t, s, readyNew.Name).DeletionTimestamp)
+	rec := ctx.RecordFor(t, "replicaset/web")
 	assert.Equal(t, "delete 2 pods: unscheduled, pending", rec.Action)
 	assert.Equal(t, "4 pods (2 ready, 2 available)", rec.Observed)
-	del := eventsWithReason(ctx, SuccessfulDeleteReason)
+	del := ctx.Events(SuccessfulDeleteReason)
 	require.Len(t, del, 2)
 	assert.Equal(t, "Deleted pod: unscheduled", del[0].Message)
 
 	// Next: the terminating pod is counted as such, nothing else to do.
-	ctx = syncOnce(s)
-	rec = recordFor(t, ctx, "replicaset/web")
+	ctx = simtest.Sync(s, New())
+	rec = ctx.RecordFor(t, "replicaset/web")
 	assert.True(t, rec.InSync)
 	assert.Equal(t, "2 pods (2 ready, 2 available), 1 terminating", rec.Observed)
-	got := getRS(t, s, "web")
+	got := simtest.GetReplicaSet(t, s, "web")
 	require.NotNil(t, got.Status.TerminatingReplicas)
 	assert.Equal(t, int32(1), *got.Status.TerminatingReplicas)
 }
@@ -252,11 +252,11 @@ func TestDeletePrefersDoubledUpNodesAcrossTheDeployment(t *testing.T) {
 	// A second old pod makes node-2 the crowded node: 3 related pods there, 2 on node-1.
 	simtest.MustCreate(t, s, simtest.NewPod("old-b", simtest.WithPodLabels(oldLabels), simtest.WithPodOwner(oldRS), simtest.WithPodNode("node-2"), ready))
 
-	ctx := syncOnce(s)
+	ctx := simtest.Sync(s, New())
 	// oldRS has 0 replicas: it deletes both its pods; newRS (2) deletes new-b,
 	// the only new pod on node-2 (3 related pods there).
-	assert.Equal(t, "delete pod new-b", recordFor(t, ctx, "replicaset/web-aaaaa").Action)
-	assert.Equal(t, "delete 2 pods: old-a, old-b", recordFor(t, ctx, "replicaset/web-bbbbb").Action)
+	assert.Equal(t, "delete pod new-b", ctx.RecordFor(t, "replicaset/web-aaaaa").Action)
+	assert.Equal(t, "delete 2 pods: old-a, old-b", ctx.RecordFor(t, "replicaset/web-bbbbb").Action)
 }
 
 func TestStandaloneReplicaSetRanksEveryPodZero(t *testing.T) {
@@ -309,7 +309,7 @@ func TestPodsOfOneBatchShareTheirSpecButNotTheirTolerations(t *testing.T) {
 	rs := simtest.NewReplicaSet("web", 3, "nginx:1.25")
 	rs.Spec.Template.Spec.Tolerations = []api.Toleration{{Key: "dedicated", Operator: "Exists"}}
 	rs = simtest.MustCreate(t, s, rs)
-	syncOnce(s)
+	simtest.Sync(s, New())
 	pods := podsOf(s, rs)
 	require.Len(t, pods, 3)
 	for _, p := range pods {
@@ -319,5 +319,5 @@ func TestPodsOfOneBatchShareTheirSpecButNotTheirTolerations(t *testing.T) {
 		assert.Same(t, &pods[0].OwnerReferences[0], &p.OwnerReferences[0], "one ownerReferences list per batch")
 	}
 	assert.NotSame(t, &pods[0].Spec.Tolerations[0], &pods[1].Spec.Tolerations[0])
-	assert.Len(t, getRS(t, s, "web").Spec.Template.Spec.Tolerations, 1)
+	assert.Len(t, simtest.GetReplicaSet(t, s, "web").Spec.Template.Spec.Tolerations, 1)
 }

@@ -1,4 +1,4 @@
-package kubectl
+package yamlprint
 
 import (
 	"encoding/json"
@@ -62,7 +62,7 @@ func TestYAMLScalarStyles(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.value, func(t *testing.T) {
 			t.Parallel()
-			assert.Equal(t, "k: "+tc.want+"\n", toYAML(map[string]any{"k": tc.value}))
+			assert.Equal(t, "k: "+tc.want+"\n", Marshal(map[string]any{"k": tc.value}))
 		})
 	}
 }
@@ -101,34 +101,34 @@ spec:
     - "y"
   none: []
 `
-	assert.Equal(t, want, toYAML(v))
-	assert.Equal(t, "{}\n", toYAML(map[string]any{}))
-	assert.Equal(t, "- 1\n", toYAML([]any{json.Number("1")}))
-	assert.Equal(t, "[]\n", toYAML([]any{}))
-	assert.Equal(t, "x\n", toYAML("x"))
+	assert.Equal(t, want, Marshal(v))
+	assert.Equal(t, "{}\n", Marshal(map[string]any{}))
+	assert.Equal(t, "- 1\n", Marshal([]any{json.Number("1")}))
+	assert.Equal(t, "[]\n", Marshal([]any{}))
+	assert.Equal(t, "x\n", Marshal("x"))
 }
 
 func TestYAMLFoldsLongScalarsAt80Columns(t *testing.T) {
 	t.Parallel()
 	msg := `ReplicaSet "web-66b6c48dd5" has timed out progressing because its pods never became ready at all.`
-	got := toYAML(map[string]any{"status": map[string]any{"conditions": []any{map[string]any{"message": msg}}}})
+	got := Marshal(map[string]any{"status": map[string]any{"conditions": []any{map[string]any{"message": msg}}}})
 	want := "status:\n  conditions:\n  - message: ReplicaSet \"web-66b6c48dd5\" has timed out progressing because its pods\n      never became ready at all.\n"
 	assert.Equal(t, want, got)
 	for _, line := range strings.Split(got, "\n") {
 		assert.LessOrEqual(t, len(line), 90)
 	}
-	quoted := toYAML(map[string]any{"k": strings.Repeat("word ", 18) + "*: end"})
+	quoted := Marshal(map[string]any{"k": strings.Repeat("word ", 18) + "*: end"})
 	assert.Equal(t, "k: 'word word word word word word word word word word word word word word word word\n  word word *: end'\n", quoted)
-	double := toYAML(map[string]any{"k": strings.Repeat("word ", 18) + "\tend"})
+	double := Marshal(map[string]any{"k": strings.Repeat("word ", 18) + "\tend"})
 	assert.Equal(t, "k: \"word word word word word word word word word word word word word word word word\n  word word \\tend\"\n", double)
 }
 
 func TestYAMLNumbersAndKeys(t *testing.T) {
 	t.Parallel()
-	assert.Equal(t, "k: 1.5\n", toYAML(map[string]any{"k": json.Number("1.5")}))
-	assert.Equal(t, "k: 1e+21\n", toYAML(map[string]any{"k": json.Number("1e21")}))
-	assert.Equal(t, "k: 2.5\n", toYAML(map[string]any{"k": 2.5}))
-	assert.Equal(t, "\"1\": x\n", toYAML(map[string]any{"1": "x"}))
-	assert.Equal(t, "'*': x\n", toYAML(map[string]any{"*": "x"}))
-	assert.Equal(t, "\"a\\nb\": x\n", toYAML(map[string]any{"a\nb": "x"}))
+	assert.Equal(t, "k: 1.5\n", Marshal(map[string]any{"k": json.Number("1.5")}))
+	assert.Equal(t, "k: 1e+21\n", Marshal(map[string]any{"k": json.Number("1e21")}))
+	assert.Equal(t, "k: 2.5\n", Marshal(map[string]any{"k": 2.5}))
+	assert.Equal(t, "\"1\": x\n", Marshal(map[string]any{"1": "x"}))
+	assert.Equal(t, "'*': x\n", Marshal(map[string]any{"*": "x"}))
+	assert.Equal(t, "\"a\\nb\": x\n", Marshal(map[string]any{"a\nb": "x"}))
 }

@@ -1,0 +1,17 @@
+package deployment_test
+
+import (
+	"testing"
+
+	"converge/core/controller"
+	"converge/core/controller/controllertest"
+	"converge/core/controller/deployment"
+)
+
+func TestConformance(t *testing.T) {
+	t.Parallel()
+	controllertest.Run(t, controllertest.Options{
+		Name: deployment.Component,
+		New:  func() controller.Controller { return deployment.New() },
+	})
+}

@@ -1,0 +1,17 @@
+package endpoints_test
+
+import (
+	"testing"
+
+	"converge/core/controller"
+	"converge/core/controller/controllertest"
+	"converge/core/controller/endpoints"
+)
+
+func TestConformance(t *testing.T) {
+	t.Parallel()
+	controllertest.Run(t, controllertest.Options{
+		Name: endpoints.Component,
+		New:  func() controller.Controller { return endpoints.New() },
+	})
+}

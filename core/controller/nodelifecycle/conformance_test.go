@@ -1,0 +1,17 @@
+package nodelifecycle_test
+
+import (
+	"testing"
+
+	"converge/core/controller"
+	"converge/core/controller/controllertest"
+	"converge/core/controller/nodelifecycle"
+)
+
+func TestConformance(t *testing.T) {
+	t.Parallel()
+	controllertest.Run(t, controllertest.Options{
+		Name: nodelifecycle.Component,
+		New:  func() controller.Controller { return nodelifecycle.New(nodelifecycle.Options{}) },
+	})
+}

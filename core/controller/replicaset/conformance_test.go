@@ -1,0 +1,17 @@
+package replicaset_test
+
+import (
+	"testing"
+
+	"converge/core/controller"
+	"converge/core/controller/controllertest"
+	"converge/core/controller/replicaset"
+)
+
+func TestConformance(t *testing.T) {
+	t.Parallel()
+	controllertest.Run(t, controllertest.Options{
+		Name: replicaset.Component,
+		New:  func() controller.Controller { return replicaset.New() },
+	})
+}

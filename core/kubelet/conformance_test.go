@@ -1,0 +1,17 @@
+package kubelet_test
+
+import (
+	"testing"
+
+	"converge/core/controller"
+	"converge/core/controller/controllertest"
+	"converge/core/kubelet"
+)
+
+func TestConformance(t *testing.T) {
+	t.Parallel()
+	controllertest.Run(t, controllertest.Options{
+		Name: kubelet.Component,
+		New:  func() controller.Controller { return kubelet.New(kubelet.Options{}) },
+	})
+}
