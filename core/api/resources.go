@@ -104,7 +104,8 @@ func LookupResource(s string) (*Resource, bool) {
 		if group != "" && group != r.Group {
 			continue
 		}
-		if name == r.Plural || name == r.Singular || name == strings.ToLower(r.Kind) || slices.Contains(r.ShortNames, name) {
+		// The singular is the lower-case kind, so it matches the kind too.
+		if name == r.Plural || name == r.Singular || slices.Contains(r.ShortNames, name) {
 			return r, true
 		}
 	}

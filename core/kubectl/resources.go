@@ -2,7 +2,6 @@ package kubectl
 
 import (
 	"slices"
-	"strings"
 
 	"converge/core/api"
 )
@@ -27,11 +26,10 @@ func allTypes() []*resourceType {
 
 // kindString is "deployment.apps" or "pod", as the name printer writes it.
 func kindString(rt *resourceType) string {
-	k := strings.ToLower(rt.Kind)
 	if rt.Group == "" {
-		return k
+		return rt.Singular
 	}
-	return k + "." + rt.Group
+	return rt.Singular + "." + rt.Group
 }
 
 // ref is the name printer's "deployment.apps/web".

@@ -196,7 +196,7 @@ func objectRef(obj api.Object) string {
 	if obj == nil {
 		return "?"
 	}
-	return strings.ToLower(obj.GetTypeMeta().Kind) + "/" + obj.GetObjectMeta().Name
+	return store.ShortRef(obj.GetTypeMeta().Kind, obj.GetObjectMeta().Name)
 }
 
 // sortSteps orders steps by At, keeping file order within a second.
