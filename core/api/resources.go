@@ -88,7 +88,9 @@ func KindOf(obj Object) string {
 // LookupResource resolves a resource name the way kubectl's REST mapper
 // does: the plural, the singular, a short name or the kind, in any case,
 // alone or qualified by the group (deployments.apps), by version and group
-// (deployment.v1.apps) or, in the core group, by the version (pods.v1).
+// (deployment.v1.apps) or by the version alone (pods.v1, which matches in
+// any group). kubectl's arguments, `expect` and the view all resolve names
+// here, so they accept the same spellings.
 func LookupResource(s string) (*Resource, bool) {
 	name := strings.ToLower(s)
 	group := ""
