@@ -28,14 +28,13 @@ const (
 	NamespaceDefault = "default"
 )
 
-// APIVersionFor returns the apiVersion that goes with kind.
+// APIVersionFor returns the apiVersion that goes with kind: its resource's,
+// or v1 for a kind Converge does not serve.
 func APIVersionFor(kind string) string {
-	switch kind {
-	case KindDeployment, KindReplicaSet:
-		return GroupVersionApps
-	default:
-		return GroupVersionCore
+	if r := ResourceFor(kind); r != nil {
+		return r.APIVersion()
 	}
+	return GroupVersionCore
 }
 
 // Object is what every stored kind implements.

@@ -70,7 +70,7 @@ func (x *execCtx) applyObjects(objs []api.Object, sources []string) error {
 // fields dropped from the manifest since the last apply are removed, fields
 // others set that neither manifest has are kept.
 func (x *execCtx) applyOne(obj api.Object, source string) error {
-	rt := typeOfKind(kindOf(obj))
+	rt := api.ResourceOf(obj)
 	if rt == nil {
 		return &plainError{msg: fmt.Sprintf(msgNoResourceType, strings.ToLower(obj.GetTypeMeta().Kind))}
 	}
@@ -82,7 +82,7 @@ func (x *execCtx) applyOne(obj api.Object, source string) error {
 		return err
 	}
 	m := obj.GetObjectMeta()
-	cur, err := x.st.Get(rt.kind, m.Namespace, m.Name)
+	cur, err := x.st.Get(rt.Kind, m.Namespace, m.Name)
 	if isNotFound(err) {
 		next, err := decodeObject(rt, modified)
 		if err != nil {
@@ -108,7 +108,7 @@ func (x *execCtx) applyOne(obj api.Object, source string) error {
 	if la, ok := cur.GetObjectMeta().Annotations[api.LastAppliedAnnotation]; ok {
 		_ = json.Unmarshal([]byte(la), &original)
 	} else {
-		x.warn(fmt.Sprintf(msgApplyMissingAnnotation, rt.qualifiedNoGroup()+"/"+m.Name))
+		x.warn(fmt.Sprintf(msgApplyMissingAnnotation, rt.Plural+"/"+m.Name))
 	}
 	current := genericOf(cur)
 	merged := threeWayMerge(original, modified, current, "")
@@ -128,14 +128,11 @@ func (x *execCtx) applyOne(obj api.Object, source string) error {
 	return nil
 }
 
-// qualifiedNoGroup is "deployments", as apply's warning names a resource.
-func (rt *resourceType) qualifiedNoGroup() string { return rt.plural }
-
 // setNamespace gives a namespaced object the command's namespace, refusing
 // one that names another, as kubectl's builder does.
 func (x *execCtx) setNamespace(rt *resourceType, obj api.Object) error {
 	m := obj.GetObjectMeta()
-	if !rt.namespaced {
+	if !rt.Namespaced {
 		m.Namespace = ""
 		return nil
 	}

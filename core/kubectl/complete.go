@@ -161,19 +161,19 @@ func positional(spec *cmdSpec, args []string, current string, st storeReader) []
 	types := typeNames()
 	switch {
 	case strings.HasPrefix(cmd, "rollout"):
-		types = []string{"deployment", "deployments", "deploy"}
+		types = typeNames(api.KindDeployment)
 	case cmd == "scale":
-		types = []string{"deployment", "deployments", "deploy", "replicaset", "replicasets", "rs"}
+		types = typeNames(api.KindDeployment, api.KindReplicaSet)
 	case strings.HasPrefix(cmd, "set"):
-		types = []string{"deployment", "deployments", "deploy", "replicaset", "replicasets", "rs", "pod", "pods", "po"}
+		types = typeNames(api.KindDeployment, api.KindReplicaSet, api.KindPod)
 	}
 	if t, _, ok := strings.Cut(current, "/"); ok {
-		rt, found := lookupType(t)
+		rt, found := api.LookupResource(t)
 		if !found {
 			return nil
 		}
 		var out []string
-		for _, n := range st.names(rt.kind) {
+		for _, n := range st.names(rt.Kind) {
 			out = append(out, t+"/"+n)
 		}
 		return out
@@ -191,14 +191,14 @@ func positional(spec *cmdSpec, args []string, current string, st storeReader) []
 	if strings.Contains(args[0], "/") {
 		return setImageContainers(cmd, args, current, st)
 	}
-	rt, ok := lookupType(strings.Split(args[0], ",")[0])
+	rt, ok := api.LookupResource(strings.Split(args[0], ",")[0])
 	if !ok {
 		return nil
 	}
 	if len(args) >= 2 && (cmd == "set image" || cmd == "set env") {
-		return setImageContainers(cmd, append([]string{rt.plural + "/" + args[1]}, args[2:]...), current, st)
+		return setImageContainers(cmd, append([]string{rt.Plural + "/" + args[1]}, args[2:]...), current, st)
 	}
-	return st.names(rt.kind)
+	return st.names(rt.Kind)
 }
 
 // setImageContainers offers CONTAINER= for set image.
@@ -207,11 +207,11 @@ func setImageContainers(cmd string, args []string, current string, st storeReade
 		return nil
 	}
 	t, name, _ := strings.Cut(args[0], "/")
-	rt, ok := lookupType(t)
+	rt, ok := api.LookupResource(t)
 	if !ok {
 		return nil
 	}
-	o, err := st.env.Store.Get(rt.kind, api.NamespaceDefault, name)
+	o, err := st.env.Store.Get(rt.Kind, api.NamespaceDefault, name)
 	if err != nil {
 		return nil
 	}

@@ -31,7 +31,7 @@ func runCreate(x *execCtx) error {
 	var errs []error
 	for i, o := range objs {
 		obj := o.DeepCopyObject()
-		rt := typeOfKind(kindOf(obj))
+		rt := api.ResourceOf(obj)
 		if rt == nil {
 			errs = append(errs, &plainError{msg: fmt.Sprintf(msgNoResourceType, strings.ToLower(obj.GetTypeMeta().Kind))})
 			continue
@@ -130,7 +130,7 @@ func (x *execCtx) containerName(image string) string {
 // createGenerated creates (or, with --dry-run=client, only prints) an object
 // a create subcommand built.
 func (x *execCtx) createGenerated(obj api.Object, what string) error {
-	rt := typeOfKind(kindOf(obj))
+	rt := api.ResourceOf(obj)
 	if err := checkOutput(x.cmd.str("output"), false); err != nil {
 		return err
 	}

@@ -38,7 +38,7 @@ func runDelete(x *execCtx) error {
 	}
 	warnedCluster := false
 	for _, in := range infos {
-		if !in.rt.namespaced && c.changed("namespace") && !warnedCluster {
+		if !in.rt.Namespaced && c.changed("namespace") && !warnedCluster {
 			x.warn(msgDeleteClusterScoped)
 			warnedCluster = true
 		}
@@ -48,7 +48,7 @@ func runDelete(x *execCtx) error {
 			g := grace
 			opts.GracePeriodSeconds = &g
 		}
-		if err := x.st.Delete(in.rt.kind, m.Namespace, m.Name, opts); err != nil {
+		if err := x.st.Delete(in.rt.Kind, m.Namespace, m.Name, opts); err != nil {
 			if ignoreNotFound && isNotFound(err) {
 				continue
 			}
@@ -67,7 +67,7 @@ func runDelete(x *execCtx) error {
 // namespace`, "force deleted" with grace period 0.
 func (x *execCtx) printDeleted(in info, grace int64) {
 	if x.cmd.str("output") == outputName {
-		x.printf("%s\n", in.rt.ref(in.name()))
+		x.printf("%s\n", ref(in.rt, in.name()))
 		return
 	}
 	op := "deleted"
@@ -75,11 +75,11 @@ func (x *execCtx) printDeleted(in info, grace int64) {
 		op = "force deleted"
 	}
 	op = x.withDryRun(op)
-	if in.rt.namespaced {
-		x.printf("%s %q %s from %s namespace\n", in.rt.kindString(), in.name(), op, in.obj.GetObjectMeta().Namespace)
+	if in.rt.Namespaced {
+		x.printf("%s %q %s from %s namespace\n", kindString(in.rt), in.name(), op, in.obj.GetObjectMeta().Namespace)
 		return
 	}
-	x.printf("%s %q %s\n", in.rt.kindString(), in.name(), op)
+	x.printf("%s %q %s\n", kindString(in.rt), in.name(), op)
 }
 
 // cascade is GetCascadingStrategy.

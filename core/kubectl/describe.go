@@ -16,39 +16,27 @@ import (
 // whose name starts with NAME.
 func runDescribe(x *execCtx) error {
 	c := x.cmd
-	targets, named, err := x.targetsFromArgsOrFiles(c.Args)
-	if err != nil {
-		if len(c.Args) == 0 && len(c.list("filename")) == 0 {
-			return &plainError{text: msgDescribeNoType}
-		}
-		return err
-	}
-	sel, err := x.selector()
+	sl, err := x.selectForReading(msgDescribeNoType)
 	if err != nil {
 		return err
 	}
-	if named && c.str("selector") != "" {
-		return &plainError{msg: msgNameWithSelector}
+	if len(sl.errs) > 0 && isNotFound(sl.errs[0]) && len(c.Args) == 2 && !strings.Contains(c.Args[0], "/") && len(sl.targets) == 1 {
+		return x.describePrefix(sl.targets[0], sl.errs[0])
 	}
-	allNS := c.boolean("all-namespaces")
-	infos, errs := x.visit(targets, sel, allNS)
-	if len(errs) > 0 && isNotFound(errs[0]) && len(c.Args) == 2 && !strings.Contains(c.Args[0], "/") && len(targets) == 1 {
-		return x.describePrefix(targets[0], errs[0])
-	}
-	for i, in := range infos {
+	for i, in := range sl.infos {
 		if i > 0 {
 			x.printf("\n\n")
 		}
 		x.out.WriteString(x.describe(in))
 	}
-	if len(infos) == 0 && len(errs) == 0 {
-		if allNS {
+	if len(sl.infos) == 0 && len(sl.errs) == 0 {
+		if sl.allNS {
 			x.printf("%s\n", msgNoResourcesFoundNS)
 		} else {
 			x.printf(msgNoResourcesFound+"\n", x.ns)
 		}
 	}
-	return newAggregate(errs)
+	return newAggregate(sl.errs)
 }
 
 // describePrefix is DescribeMatchingResources.
@@ -214,7 +202,7 @@ func (d *describer) events(obj api.Object) {
 		return
 	}
 	m := obj.GetObjectMeta()
-	kind := kindOf(obj)
+	kind := api.KindOf(obj)
 	var evs []*api.Event
 	for _, e := range d.x.st.Events() {
 		ref := e.InvolvedObject

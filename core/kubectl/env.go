@@ -113,10 +113,10 @@ func (x *execCtx) errText(s string) {
 // the dry-run suffix when there is one.
 func (x *execCtx) printName(rt *resourceType, name, operation string) {
 	if x.cmd.str("output") == "name" {
-		x.printf("%s\n", rt.ref(name))
+		x.printf("%s\n", ref(rt, name))
 		return
 	}
-	x.printf("%s %s\n", rt.ref(name), x.withDryRun(operation))
+	x.printf("%s %s\n", ref(rt, name), x.withDryRun(operation))
 }
 
 func (x *execCtx) withDryRun(operation string) string {

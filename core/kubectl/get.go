@@ -22,42 +22,28 @@ func runGet(x *execCtx) error {
 	if err := checkOutput(format, true); err != nil {
 		return err
 	}
-	targets, named, err := x.targetsFromArgsOrFiles(c.Args)
-	if err != nil {
-		if len(c.Args) == 0 && len(c.list("filename")) == 0 {
-			return &plainError{text: msgGetNoType}
-		}
-		return err
-	}
-	sel, err := x.selector()
+	sl, err := x.selectForReading(msgGetNoType)
 	if err != nil {
 		return err
 	}
-	if named && c.str("selector") != "" {
-		return &plainError{msg: msgNameWithSelector}
-	}
-	allNS := c.boolean("all-namespaces")
-	infos, errs := x.visit(targets, sel, allNS)
 	if c.boolean("ignore-not-found") {
-		errs = dropNotFound(errs)
+		sl.errs = dropNotFound(sl.errs)
 	}
 	switch format {
 	case outputYAML, outputJSON:
-		x.printGeneric(infos, named && len(targets) == 1 && len(errs) == 0, format)
+		x.printGeneric(sl.infos, sl.named && len(sl.targets) == 1 && len(sl.errs) == 0, format)
 	case outputName:
-		for _, in := range infos {
-			x.printf("%s\n", in.rt.ref(in.name()))
+		for _, in := range sl.infos {
+			x.printf("%s\n", ref(in.rt, in.name()))
 		}
 	default:
-		x.printTables(infos, format == outputWide, allNS)
-		if len(infos) == 0 && len(errs) == 0 && !c.boolean("ignore-not-found") {
-			x.printNoResources(targets, allNS)
+		x.printTables(sl.infos, format == outputWide, sl.allNS)
+		if len(sl.infos) == 0 && len(sl.errs) == 0 && !c.boolean("ignore-not-found") {
+			x.printNoResources(sl.targets, sl.allNS)
 		}
 	}
-	return newAggregate(errs)
+	return newAggregate(sl.errs)
 }
-
-const msgNameWithSelector = "name cannot be provided when a selector is specified"
 
 // printGeneric prints -o yaml|json: one object as itself, anything else as a
 // List.
@@ -107,7 +93,7 @@ func (x *execCtx) printTables(infos []info, wide, allNS bool) {
 func (x *execCtx) printNoResources(targets []target, allNS bool) {
 	namespaced := !allNS
 	for _, t := range targets {
-		namespaced = namespaced && t.rt.namespaced
+		namespaced = namespaced && t.rt.Namespaced
 	}
 	if namespaced {
 		x.printf(msgNoResourcesFound+"\n", x.ns)
@@ -140,7 +126,7 @@ func (x *execCtx) targetsFromArgsOrFiles(args []string) ([]target, bool, error) 
 		}
 		var ts []target
 		for _, o := range objs {
-			rt := typeOfKind(kindOf(o))
+			rt := api.ResourceOf(o)
 			if rt == nil {
 				continue
 			}

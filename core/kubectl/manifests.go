@@ -9,13 +9,10 @@ import (
 	"strings"
 
 	"converge/core/api"
-	"converge/core/store"
 )
 
 // stdinSource is how kubectl names objects read from "-f -".
 const stdinSource = "STDIN"
-
-func kindOf(o api.Object) string { return store.KindOf(o) }
 
 // readManifests reads and decodes -f files ("-" is stdin), returning the
 // objects and, for each, the file it came from.

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"converge/core/api"
 )
 
 // runVersion is `kubectl version`: the simulated cluster's version.
@@ -48,12 +50,12 @@ func runAPIResources(x *execCtx) error {
 	if sortBy != "" && sortBy != "name" && sortBy != "kind" {
 		return &plainError{msg: msgAPIResourcesSortBad}
 	}
-	var rows []resourceType
-	for _, rt := range resourceTypes {
-		if c.changed("namespaced") && rt.namespaced != c.boolean("namespaced") {
+	var rows []*resourceType
+	for _, rt := range api.Resources() {
+		if c.changed("namespaced") && rt.Namespaced != c.boolean("namespaced") {
 			continue
 		}
-		if c.changed("api-group") && rt.group != c.str("api-group") {
+		if c.changed("api-group") && rt.Group != c.str("api-group") {
 			continue
 		}
 		if !hasVerbs(c.list("verbs")) {
@@ -63,21 +65,21 @@ func runAPIResources(x *execCtx) error {
 	}
 	// kubectl sorts by group (or the --sort-by column), then by name.
 	sort.SliceStable(rows, func(i, j int) bool {
-		a, b := rows[i].group, rows[j].group
+		a, b := rows[i].Group, rows[j].Group
 		switch sortBy {
 		case "name":
-			a, b = rows[i].plural, rows[j].plural
+			a, b = rows[i].Plural, rows[j].Plural
 		case "kind":
-			a, b = rows[i].kind, rows[j].kind
+			a, b = rows[i].Kind, rows[j].Kind
 		}
 		if a != b {
 			return a < b
 		}
-		return rows[i].plural < rows[j].plural
+		return rows[i].Plural < rows[j].Plural
 	})
 	if format == outputName {
 		for _, rt := range rows {
-			x.printf("%s\n", rt.qualified())
+			x.printf("%s\n", rt.GroupResource())
 		}
 		return nil
 	}
@@ -92,10 +94,10 @@ func runAPIResources(x *execCtx) error {
 	}
 	for _, rt := range rows {
 		ns := "false"
-		if rt.namespaced {
+		if rt.Namespaced {
 			ns = "true"
 		}
-		line := strings.Join([]string{rt.plural, strings.Join(rt.short, ","), rt.apiVersion(), ns, rt.kind}, "\t")
+		line := strings.Join([]string{rt.Plural, strings.Join(rt.ShortNames, ","), rt.APIVersion(), ns, rt.Kind}, "\t")
 		if format == outputWide {
 			line += "\t" + apiVerbs(rt) + "\t" + apiCategories(rt)
 		}
@@ -109,7 +111,7 @@ func runAPIResources(x *execCtx) error {
 // verbs are the API verbs every Converge type serves.
 var verbs = []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}
 
-func apiVerbs(resourceType) string { return strings.Join(verbs, ",") }
+func apiVerbs(*resourceType) string { return strings.Join(verbs, ",") }
 
 // hasVerbs is --verbs: the type supports every verb asked for.
 func hasVerbs(want []string) bool {
@@ -121,10 +123,4 @@ func hasVerbs(want []string) bool {
 	return true
 }
 
-func apiCategories(rt resourceType) string {
-	switch rt.plural {
-	case "pods", "services", "deployments", "replicasets":
-		return "all"
-	}
-	return ""
-}
+func apiCategories(rt *resourceType) string { return strings.Join(rt.Categories, ",") }

@@ -110,7 +110,7 @@ func podSpecOf(obj api.Object) (*api.PodSpec, bool) {
 }
 
 // goTypeName is how kubectl's %T prints an object type in errors.
-func goTypeName(rt *resourceType) string { return "*v1." + rt.kind }
+func goTypeName(rt *resourceType) string { return "*v1." + rt.Kind }
 
 // runSetImage is `kubectl set image TYPE/NAME CONTAINER=IMAGE...`.
 func runSetImage(x *execCtx) error {
@@ -142,7 +142,7 @@ func runSetImage(x *execCtx) error {
 		next := in.obj.DeepCopyObject()
 		spec, ok := podSpecOf(next)
 		if !ok {
-			errs = append(errs, &plainError{msg: fmt.Sprintf(msgNotPodSpecObject, in.rt.plural+"/"+in.name(), goTypeName(in.rt))})
+			errs = append(errs, &plainError{msg: fmt.Sprintf(msgNotPodSpecObject, in.rt.Plural+"/"+in.name(), goTypeName(in.rt))})
 			continue
 		}
 		for _, name := range order {
@@ -277,7 +277,7 @@ func runSetEnv(x *execCtx) error {
 		next := in.obj.DeepCopyObject()
 		spec, ok := podSpecOf(next)
 		if !ok {
-			errs = append(errs, &plainError{msg: fmt.Sprintf(msgNotPodSpecObject, in.rt.plural+"/"+in.name(), goTypeName(in.rt))})
+			errs = append(errs, &plainError{msg: fmt.Sprintf(msgNotPodSpecObject, in.rt.Plural+"/"+in.name(), goTypeName(in.rt))})
 			continue
 		}
 		matched := 0
@@ -297,11 +297,11 @@ func runSetEnv(x *execCtx) error {
 			ct.Env = updateEnv(ct.Env, env, remove)
 		}
 		if ferr != nil {
-			errs = append(errs, &plainError{msg: fmt.Sprintf("%s %v", in.rt.plural+"/"+in.name(), ferr)})
+			errs = append(errs, &plainError{msg: fmt.Sprintf("%s %v", in.rt.Plural+"/"+in.name(), ferr)})
 			continue
 		}
 		if matched == 0 {
-			x.printf(msgEnvNoContainers+"\n", in.rt.kind, in.name(), c.str("containers"))
+			x.printf(msgEnvNoContainers+"\n", in.rt.Kind, in.name(), c.str("containers"))
 			continue
 		}
 		if c.boolean("list") {
@@ -352,7 +352,7 @@ func (x *execCtx) listEnv(in info, spec *api.PodSpec) {
 		if ok, _ := path.Match(x.cmd.str("containers"), ct.Name); !ok {
 			continue
 		}
-		x.printf("# %s %s, container %s\n", in.rt.kind, in.name(), ct.Name)
+		x.printf("# %s %s, container %s\n", in.rt.Kind, in.name(), ct.Name)
 		for _, e := range ct.Env {
 			if len(e.ValueFrom) == 0 {
 				x.printf("%s=%s\n", e.Name, e.Value)

@@ -21,7 +21,7 @@ func (x *execCtx) nodeInfos() ([]info, error) {
 	if len(c.Args) > 0 && c.str("selector") != "" {
 		return nil, &usageError{path: c.path(), msg: msgDrainBoth}
 	}
-	nodeType := typeOfKind(api.KindNode)
+	nodeType := api.ResourceFor(api.KindNode)
 	if len(c.Args) == 0 {
 		sel, err := x.selector()
 		if err != nil {
@@ -37,8 +37,8 @@ func (x *execCtx) nodeInfos() ([]info, error) {
 			if err != nil {
 				return nil, err
 			}
-			if rt.kind != api.KindNode {
-				return nil, &plainError{msg: fmt.Sprintf(msgDrainExpectedNode, rt.plural)}
+			if rt.Kind != api.KindNode {
+				return nil, &plainError{msg: fmt.Sprintf(msgDrainExpectedNode, rt.Plural)}
 			}
 			name = n
 		}
@@ -209,7 +209,7 @@ func (x *execCtx) evict(pods []*api.Pod) error {
 		if !evicting {
 			verb = "deleted"
 		}
-		x.printName(typeOfKind(api.KindPod), p.Name, verb)
+		x.printName(api.ResourceFor(api.KindPod), p.Name, verb)
 	}
 	return newAggregate(errs)
 }

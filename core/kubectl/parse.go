@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"converge/core/spell"
 )
 
 // Command is a parsed command line: which kubectl command, its positional
@@ -219,12 +221,13 @@ func groupError(spec *cmdSpec, args []string) *ParseError {
 }
 
 // suggestions are cobra's "Did you mean this?" candidates: commands within
-// Levenshtein distance 2 of the typed word, or that start with it.
+// Levenshtein distance 2 of the typed word (ignoring case, and without
+// transpositions, as cobra counts), or that start with it.
 func suggestions(typed string) []string {
 	var found []string
 	for _, c := range sortedCommands() {
 		name := c.path[0]
-		if levenshtein(strings.ToLower(typed), strings.ToLower(name)) <= 2 || strings.HasPrefix(name, strings.ToLower(typed)) {
+		if spell.Distance(strings.ToLower(typed), strings.ToLower(name), spell.Options{}) <= 2 || strings.HasPrefix(name, strings.ToLower(typed)) {
 			found = append(found, name)
 		}
 	}
@@ -242,26 +245,6 @@ func didYouMean(found []string) string {
 		b.WriteString("\t" + f + "\n")
 	}
 	return b.String()
-}
-
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // Mutates reports whether the command can change the cluster: false for

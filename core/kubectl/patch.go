@@ -116,7 +116,7 @@ func (x *execCtx) patchOne(in info, typ string, patch any) error {
 		return err
 	}
 	m, cm := next.GetObjectMeta(), in.obj.GetObjectMeta()
-	if m.Name != cm.Name || in.rt.namespaced && m.Namespace != cm.Namespace {
+	if m.Name != cm.Name || in.rt.Namespaced && m.Namespace != cm.Namespace {
 		return store.NewBadRequest("the name and namespace of an object cannot be changed by a patch")
 	}
 	m.ResourceVersion = ""
@@ -148,9 +148,9 @@ func decodeObject(rt *resourceType, v any) (api.Object, error) {
 	if err != nil {
 		return nil, store.NewBadRequest(err.Error())
 	}
-	obj := store.NewObject(rt.kind)
+	obj := rt.New()
 	if err := json.Unmarshal(b, obj); err != nil {
-		return nil, store.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", rt.kind, "v1", rt.kind, err))
+		return nil, store.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", rt.Kind, "v1", rt.Kind, err))
 	}
 	return obj, nil
 }

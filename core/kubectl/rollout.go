@@ -59,7 +59,7 @@ func runRolloutStatus(x *execCtx) error {
 	}
 	d, ok := infos[0].obj.(*api.Deployment)
 	if !ok {
-		return &plainError{msg: fmt.Sprintf(msgNoStatusViewer, infos[0].rt.groupKind())}
+		return &plainError{msg: fmt.Sprintf(msgNoStatusViewer, infos[0].rt.GroupKind())}
 	}
 	line, _, err := RolloutStatus(d, rev)
 	if err != nil {
@@ -121,7 +121,7 @@ func runRolloutHistory(x *execCtx) error {
 	for _, in := range infos {
 		d, ok := in.obj.(*api.Deployment)
 		if !ok {
-			return &plainError{msg: fmt.Sprintf(msgNoHistoryViewer, in.rt.groupKind())}
+			return &plainError{msg: fmt.Sprintf(msgNoHistoryViewer, in.rt.GroupKind())}
 		}
 		text, err := x.history(d, rev)
 		if err != nil {
@@ -131,7 +131,7 @@ func runRolloutHistory(x *execCtx) error {
 		if rev > 0 {
 			with = fmt.Sprintf(msgHistoryWithRevision, rev)
 		}
-		x.printf("%s %s\n", in.rt.ref(d.Name), with+"\n"+text)
+		x.printf("%s %s\n", ref(in.rt, d.Name), with+"\n"+text)
 	}
 	return nil
 }
@@ -210,11 +210,11 @@ func (x *execCtx) rolloutToggle(paused bool, operation, already, unsupported str
 	for _, in := range infos {
 		d, ok := in.obj.(*api.Deployment)
 		if !ok {
-			errs = append(errs, &plainError{msg: fmt.Sprintf(msgRolloutObjectError, in.rt.qualified(), in.name(), unsupported)})
+			errs = append(errs, &plainError{msg: fmt.Sprintf(msgRolloutObjectError, in.rt.GroupResource(), in.name(), unsupported)})
 			continue
 		}
 		if d.Spec.Paused == paused {
-			errs = append(errs, &plainError{msg: fmt.Sprintf(msgRolloutObjectError, in.rt.qualified(), in.name(), already)})
+			errs = append(errs, &plainError{msg: fmt.Sprintf(msgRolloutObjectError, in.rt.GroupResource(), in.name(), already)})
 			continue
 		}
 		next := d.DeepCopy()
@@ -240,11 +240,11 @@ func runRolloutRestart(x *execCtx) error {
 	for _, in := range infos {
 		d, ok := in.obj.(*api.Deployment)
 		if !ok {
-			errs = append(errs, &plainError{msg: fmt.Sprintf(msgRolloutObjectError, in.rt.qualified(), in.name(), msgRestartingUnsupported)})
+			errs = append(errs, &plainError{msg: fmt.Sprintf(msgRolloutObjectError, in.rt.GroupResource(), in.name(), msgRestartingUnsupported)})
 			continue
 		}
 		if d.Spec.Paused {
-			errs = append(errs, &plainError{msg: fmt.Sprintf(msgRolloutObjectError, in.rt.qualified(), in.name(), msgRestartPaused)})
+			errs = append(errs, &plainError{msg: fmt.Sprintf(msgRolloutObjectError, in.rt.GroupResource(), in.name(), msgRestartPaused)})
 			continue
 		}
 		if d.Spec.Template.Annotations[api.RestartedAtAnnotation] == stamp {

@@ -28,10 +28,10 @@ func runRolloutUndo(x *execCtx) error {
 	for _, in := range infos {
 		d, ok := in.obj.(*api.Deployment)
 		if !ok {
-			return &plainError{msg: fmt.Sprintf(msgNoRollbacker, in.rt.groupKind())}
+			return &plainError{msg: fmt.Sprintf(msgNoRollbacker, in.rt.GroupKind())}
 		}
 		if _, applied := d.Annotations[api.LastAppliedAnnotation]; applied {
-			x.warn(fmt.Sprintf(msgRollbackWarning, in.rt.plural+"/"+d.Name))
+			x.warn(fmt.Sprintf(msgRollbackWarning, in.rt.Plural+"/"+d.Name))
 		}
 		result, err := x.rollback(d, to)
 		if err != nil {

@@ -28,10 +28,10 @@ func newTabWriter(b *strings.Builder) *tabwriter.Writer {
 // readable printer does: upper-case headers, cells separated by tabs, the
 // last cell not padded.
 func writeTable(w *tabwriter.Writer, rt *resourceType, infos []info, o tableOptions, now api.Time) {
-	columns := tableColumns[rt.kind]
+	columns := tableColumns[rt.Kind]
 	if !o.noHeaders {
 		var hdr []string
-		if o.withNamespace && rt.namespaced {
+		if o.withNamespace && rt.Namespaced {
 			hdr = append(hdr, "NAMESPACE")
 		}
 		for _, c := range columns {
@@ -47,12 +47,12 @@ func writeTable(w *tabwriter.Writer, rt *resourceType, infos []info, o tableOpti
 		}
 		w.Write([]byte(strings.Join(hdr, "\t") + "\n"))
 	}
-	nameCol := nameColumn(rt.kind)
+	nameCol := nameColumn(rt.Kind)
 	for _, in := range infos {
 		m := in.obj.GetObjectMeta()
 		cells := tableRow(in.obj, now)
 		var row []string
-		if o.withNamespace && rt.namespaced {
+		if o.withNamespace && rt.Namespaced {
 			row = append(row, m.Namespace)
 		}
 		for i, c := range columns {
@@ -61,7 +61,7 @@ func writeTable(w *tabwriter.Writer, rt *resourceType, infos []info, o tableOpti
 			}
 			cell := cells[i]
 			if i == nameCol && o.withKind {
-				cell = rt.kindString() + "/" + cell
+				cell = kindString(rt) + "/" + cell
 			}
 			row = append(row, escapeCell(cell))
 		}

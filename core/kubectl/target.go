@@ -61,9 +61,7 @@ func parseTargets(args []string) ([]target, error) {
 			continue
 		}
 		if strings.ToLower(t) == "all" {
-			for _, k := range allTypes {
-				types = append(types, typeOfKind(k))
-			}
+			types = append(types, allTypes()...)
 			continue
 		}
 		rt, err := resolveType(t)
@@ -89,12 +87,51 @@ func parseTargets(args []string) ([]target, error) {
 }
 
 func resolveType(s string) (*resourceType, error) {
-	rt, ok := lookupType(s)
+	rt, ok := api.LookupResource(s)
 	if !ok {
 		return nil, &plainError{msg: fmt.Sprintf(msgNoResourceType, s)}
 	}
 	return rt, nil
 }
+
+// selection is what get and describe resolve their arguments to.
+type selection struct {
+	targets []target
+	// named reports that objects were named (TYPE NAME, TYPE/NAME or a
+	// file), as opposed to whole types.
+	named bool
+	allNS bool // --all-namespaces
+	infos []info
+	// errs are the lookups that failed, beside the objects found.
+	errs []error
+}
+
+// selectForReading is how get and describe find their objects: the
+// resource arguments (or -f files), -l (refused next to named objects) and
+// --all-namespaces. noType is the command's text for a call with neither
+// arguments nor files.
+func (x *execCtx) selectForReading(noType string) (selection, error) {
+	c := x.cmd
+	targets, named, err := x.targetsFromArgsOrFiles(c.Args)
+	if err != nil {
+		if len(c.Args) == 0 && len(c.list("filename")) == 0 {
+			return selection{}, &plainError{text: noType}
+		}
+		return selection{}, err
+	}
+	sel, err := x.selector()
+	if err != nil {
+		return selection{}, err
+	}
+	if named && c.str("selector") != "" {
+		return selection{}, &plainError{msg: msgNameWithSelector}
+	}
+	allNS := c.boolean("all-namespaces")
+	infos, errs := x.visit(targets, sel, allNS)
+	return selection{targets: targets, named: named, allNS: allNS, infos: infos, errs: errs}, nil
+}
+
+const msgNameWithSelector = "name cannot be provided when a selector is specified"
 
 // selector parses -l.
 func (x *execCtx) selector() (labels.Selector, error) {
@@ -113,7 +150,7 @@ func (x *execCtx) visit(targets []target, sel labels.Selector, allNamespaces boo
 	var errs []error
 	for _, t := range targets {
 		if t.name != "" {
-			o, err := x.st.Get(t.rt.kind, x.nsFor(t.rt), t.name)
+			o, err := x.st.Get(t.rt.Kind, x.nsFor(t.rt), t.name)
 			if err != nil {
 				errs = append(errs, err)
 				continue
@@ -130,9 +167,9 @@ func (x *execCtx) visit(targets []target, sel labels.Selector, allNamespaces boo
 // sorted as the API server lists them: by namespace, then name.
 func (x *execCtx) list(rt *resourceType, sel labels.Selector, allNamespaces bool) []info {
 	var out []info
-	for _, o := range x.st.List(rt.kind) {
+	for _, o := range x.st.List(rt.Kind) {
 		m := o.GetObjectMeta()
-		if rt.namespaced && !allNamespaces && m.Namespace != x.ns {
+		if rt.Namespaced && !allNamespaces && m.Namespace != x.ns {
 			continue
 		}
 		if !sel.Matches(m.Labels) {
@@ -151,7 +188,7 @@ func (x *execCtx) list(rt *resourceType, sel labels.Selector, allNamespaces bool
 }
 
 func (x *execCtx) nsFor(rt *resourceType) string {
-	if !rt.namespaced {
+	if !rt.Namespaced {
 		return ""
 	}
 	return x.ns

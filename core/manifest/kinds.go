@@ -14,14 +14,18 @@ type kindInfo struct {
 	new              func() api.Object
 }
 
-// kinds are the objects a manifest may hold.
-var kinds = []kindInfo{
-	{api.GroupVersionApps, api.KindDeployment, func() api.Object { return &api.Deployment{} }},
-	{api.GroupVersionApps, api.KindReplicaSet, func() api.Object { return &api.ReplicaSet{} }},
-	{api.GroupVersionCore, api.KindPod, func() api.Object { return &api.Pod{} }},
-	{api.GroupVersionCore, api.KindConfigMap, func() api.Object { return &api.ConfigMap{} }},
-	{api.GroupVersionCore, api.KindService, func() api.Object { return &api.Service{} }},
-	{api.GroupVersionCore, api.KindNode, func() api.Object { return &api.Node{} }},
+// kinds are the objects a manifest may hold, in the order messages list
+// them (Endpoints and Events are the control plane's to write). Their
+// apiVersions and Go types are core/api's resource table's.
+var kinds = registered(api.KindDeployment, api.KindReplicaSet, api.KindPod, api.KindConfigMap, api.KindService, api.KindNode)
+
+func registered(names ...string) []kindInfo {
+	out := make([]kindInfo, len(names))
+	for i, k := range names {
+		r := api.ResourceFor(k)
+		out[i] = kindInfo{apiVersion: r.APIVersion(), kind: r.Kind, new: r.New}
+	}
+	return out
 }
 
 // KindList is the kind `kubectl get -o yaml` uses for several objects.

@@ -8,6 +8,7 @@ import (
 
 	"converge/core/api"
 	"converge/core/manifest"
+	"converge/core/store"
 )
 
 // cluster reads cluster: nodes, timings and images, with their defaults.
@@ -51,8 +52,8 @@ func (p *parser) nodeSpecs(raw []rawNode) []NodeSpec {
 		p.problem(p.pos.LookupValue("cluster.nodes"), "cluster.nodes: a cluster needs at least one node")
 		return nil
 	}
-	if len(raw) > MaxNodes {
-		p.problem(p.pos.Lookup("cluster.nodes"), "cluster.nodes: too many nodes: %d (the limit is %d)", len(raw), MaxNodes)
+	if len(raw) > store.MaxNodes {
+		p.problem(p.pos.Lookup("cluster.nodes"), "cluster.nodes: too many nodes: %d (the limit is %d)", len(raw), store.MaxNodes)
 		return nil
 	}
 	var out []NodeSpec
@@ -76,8 +77,8 @@ func (p *parser) nodeSpecs(raw []rawNode) []NodeSpec {
 			spec.Memory = p.capacity(*rn.Memory, path+".memory")
 		}
 		if rn.Pods != nil {
-			if *rn.Pods < 1 || *rn.Pods > MaxReplicas {
-				p.problem(p.pos.LookupValue(path+".pods"), "%s.pods: must be between 1 and %d, not %d", path, MaxReplicas, *rn.Pods)
+			if *rn.Pods < 1 || *rn.Pods > store.MaxPods {
+				p.problem(p.pos.LookupValue(path+".pods"), "%s.pods: must be between 1 and %d, not %d", path, store.MaxPods, *rn.Pods)
 			}
 			spec.Pods = *rn.Pods
 		}

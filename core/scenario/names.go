@@ -3,6 +3,7 @@ package scenario
 import (
 	"path"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -15,7 +16,7 @@ func nameError(s string) string {
 		return "must not be empty"
 	}
 	if len(s) > MaxNameLength {
-		return "must be at most 63 characters"
+		return "must be at most " + strconv.Itoa(MaxNameLength) + " characters"
 	}
 	for _, c := range s {
 		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {

@@ -276,7 +276,7 @@ func (s Segment) step(cur any) (any, bool) {
 // apply to lists. It also finds the zero value a missing last field stands
 // for.
 func checkPath(e *Expect, offs []int) error {
-	t := kindTypes[e.Kind]
+	t := kindType(e.Kind)
 	where := "a " + e.Kind
 	var last reflect.StructField
 	lastIsField := false

@@ -9,6 +9,7 @@ import (
 
 	"converge/core/api"
 	"converge/core/manifest"
+	"converge/core/store"
 )
 
 // Problem and Problems are core/manifest's: FILE:LINE:COL: message.
@@ -17,12 +18,13 @@ type (
 	Problems = manifest.Problems
 )
 
-// Limits of one scenario.
+// Limits of one scenario. The sizes are the store's (store.MaxNodes bounds
+// cluster.nodes, store.MaxPods a node's pods), checked here too so that a
+// scenario that would reach them is refused at load time, at its line.
 const (
-	// MaxNodes bounds cluster.nodes.
-	MaxNodes = 500
-	// MaxReplicas bounds the replicas the objects ask for in total.
-	MaxReplicas = 10_000
+	// MaxReplicas bounds the replicas the objects ask for in total: no more
+	// than the pods the store holds.
+	MaxReplicas = store.MaxPods
 	// MaxDuration bounds duration, at and the timings.
 	MaxDuration = 24 * time.Hour
 	// DefaultSeed is the seed of a scenario that does not set one.
@@ -194,7 +196,7 @@ func objectRef(obj api.Object) string {
 	if obj == nil {
 		return "?"
 	}
-	return strings.ToLower(obj.GetTypeMeta().Kind) + "/" + obj.GetObjectMeta().Name
+	return store.ShortRef(obj.GetTypeMeta().Kind, obj.GetObjectMeta().Name)
 }
 
 // sortSteps orders steps by At, keeping file order within a second.

@@ -144,7 +144,7 @@ func (s *Sim) initial() (*state, error) {
 }
 
 func objectRef(o api.Object) string {
-	return store.ShortRef(store.KindOf(o), o.GetObjectMeta().Name)
+	return store.ShortRef(api.KindOf(o), o.GetObjectMeta().Name)
 }
 
 func newNode(n scenario.NodeSpec) *api.Node {

@@ -28,10 +28,10 @@ func populate(t *testing.T, s *store.Store) {
 // snapshot renders what a store holds, in order.
 func snapshot(s *store.Store) []string {
 	var out []string
-	for _, k := range store.Kinds {
-		for _, o := range s.List(k) {
+	for _, r := range api.Resources() {
+		for _, o := range s.List(r.Kind) {
 			m := o.GetObjectMeta()
-			out = append(out, k+"/"+m.Name+"@"+m.ResourceVersion)
+			out = append(out, r.Kind+"/"+m.Name+"@"+m.ResourceVersion)
 		}
 	}
 	return append(out, "rv="+strconv.FormatInt(s.ResourceVersion(), 10), "writes="+strconv.FormatInt(s.Writes(), 10))

@@ -61,24 +61,19 @@ func ReasonOf(err error) Reason {
 }
 
 // Resource returns the qualified resource name of a kind as API messages
-// write it: deployments.apps, replicasets.apps, pods, nodes ...
+// write it: deployments.apps, replicasets.apps, pods, nodes ... (a kind the
+// store does not hold is lower-cased and given an s).
 func Resource(kind string) string {
-	r := strings.ToLower(kind)
-	switch kind {
-	case api.KindEndpoints:
-	default:
-		r += "s"
+	if r := api.ResourceFor(kind); r != nil {
+		return r.GroupResource()
 	}
-	if api.APIVersionFor(kind) == api.GroupVersionApps {
-		r += ".apps"
-	}
-	return r
+	return strings.ToLower(kind) + "s"
 }
 
 // GroupKind returns "Deployment.apps" or "Pod", as in invalid-object messages.
 func GroupKind(kind string) string {
-	if api.APIVersionFor(kind) == api.GroupVersionApps {
-		return kind + ".apps"
+	if r := api.ResourceFor(kind); r != nil {
+		return r.GroupKind()
 	}
 	return kind
 }

@@ -24,7 +24,7 @@ func (s *Store) RecordEvent(obj api.Object, component, host, eventType, reason, 
 	m, tm := obj.GetObjectMeta(), obj.GetTypeMeta()
 	kind := tm.Kind
 	if kind == "" {
-		kind = kindOf(obj)
+		kind = api.KindOf(obj)
 	}
 	now := s.Now()
 	c := s.kinds[api.KindEvent]
@@ -83,8 +83,8 @@ func short(e *api.Event) EmittedEvent {
 
 // ShortRef renders kind and name as kubectl's short reference: deployment/web, pod/web-5d9c7b8f4-x2kq.
 func ShortRef(kind, name string) string {
-	if l, ok := lowerKinds[kind]; ok {
-		return l + "/" + name
+	if r := api.ResourceFor(kind); r != nil {
+		return r.Singular + "/" + name
 	}
 	return lower(kind) + "/" + name
 }
@@ -106,8 +106,3 @@ func (s *Store) nextEventRV() string {
 }
 
 func fmtInt(n int64) string { return strconv.FormatInt(n, 10) }
-
-var lowerKinds = map[string]string{
-	api.KindDeployment: "deployment", api.KindReplicaSet: "replicaset", api.KindPod: "pod", api.KindNode: "node",
-	api.KindConfigMap: "configmap", api.KindService: "service", api.KindEndpoints: "endpoints", api.KindEvent: "event",
-}

@@ -23,7 +23,7 @@ func (s *Store) Patch(kind, namespace, name string, patch []byte, status bool) (
 	if err != nil {
 		return nil, NewBadRequest(err.Error())
 	}
-	next := newOfKind(kind)
+	next := NewObject(kind)
 	if err := json.Unmarshal(merged, next); err != nil {
 		return nil, NewBadRequest(fmt.Sprintf("unable to decode the patched object: %v", err))
 	}
@@ -39,30 +39,13 @@ func (s *Store) Patch(kind, namespace, name string, patch []byte, status bool) (
 	return s.Update(next)
 }
 
-func newOfKind(kind string) api.Object {
-	switch kind {
-	case api.KindDeployment:
-		return &api.Deployment{}
-	case api.KindReplicaSet:
-		return &api.ReplicaSet{}
-	case api.KindPod:
-		return &api.Pod{}
-	case api.KindNode:
-		return &api.Node{}
-	case api.KindConfigMap:
-		return &api.ConfigMap{}
-	case api.KindService:
-		return &api.Service{}
-	case api.KindEndpoints:
-		return &api.Endpoints{}
-	case api.KindEvent:
-		return &api.Event{}
+// NewObject returns an empty object of a kind, or nil for an unknown kind.
+func NewObject(kind string) api.Object {
+	if r := api.ResourceFor(kind); r != nil {
+		return r.New()
 	}
 	return nil
 }
-
-// NewObject returns an empty object of a kind, or nil for an unknown kind.
-func NewObject(kind string) api.Object { return newOfKind(kind) }
 
 // MergePatch applies an RFC 7386 merge patch to a JSON document.
 func MergePatch(doc, patch []byte) ([]byte, error) {

@@ -27,9 +27,12 @@ import (
 )
 
 // Limits of one simulation, checked on create so that no input can make it
-// hang.
+// hang. They are defined here only: the scenario loader checks the same
+// numbers at load time, and kubectl clamps scale requests with them.
 const (
-	MaxPods  = 10000
+	// MaxPods bounds the pods that exist at once.
+	MaxPods = 10000
+	// MaxNodes bounds the nodes.
 	MaxNodes = 500
 	// MaxReplicas bounds spec.replicas of a Deployment or ReplicaSet.
 	MaxReplicas = MaxPods
@@ -66,10 +69,6 @@ type Store struct {
 	serviceIPs int64
 }
 
-// Kinds lists every kind the store holds, in the order snapshots list them.
-var Kinds = []string{api.KindNode, api.KindDeployment, api.KindReplicaSet, api.KindPod, api.KindService,
-	api.KindEndpoints, api.KindConfigMap, api.KindEvent}
-
 // New returns an empty store.
 func New(o Options) *Store {
 	s := &Store{clock: o.Clock, kinds: map[string]*collection{}, uidIx: map[string]string{}, tolerationSeconds: o.DefaultTolerationSeconds}
@@ -78,8 +77,8 @@ func New(o Options) *Store {
 	}
 	s.pcg = rand.NewPCG(o.Seed, 0x636f6e7665726765) // "converge"
 	s.rng = rand.New(s.pcg)
-	for _, k := range Kinds {
-		s.kinds[k] = newCollection()
+	for _, r := range api.Resources() {
+		s.kinds[r.Kind] = newCollection()
 	}
 	return s
 }
@@ -112,30 +111,9 @@ func (s *Store) Rand() *rand.Rand { return s.rng }
 // with every write, so a reader can tell whether anything changed.
 func (s *Store) ResourceVersion() int64 { return s.rv }
 
-func kindOf(obj api.Object) string {
-	switch obj.(type) {
-	case *api.Deployment:
-		return api.KindDeployment
-	case *api.ReplicaSet:
-		return api.KindReplicaSet
-	case *api.Pod:
-		return api.KindPod
-	case *api.Node:
-		return api.KindNode
-	case *api.ConfigMap:
-		return api.KindConfigMap
-	case *api.Service:
-		return api.KindService
-	case *api.Endpoints:
-		return api.KindEndpoints
-	case *api.Event:
-		return api.KindEvent
-	}
-	return ""
-}
-
-// KindOf returns the kind of obj, or "" for an unknown type.
-func KindOf(obj api.Object) string { return kindOf(obj) }
+// KindOf returns the kind of obj, or "" for an unknown type: api.KindOf,
+// the store holding every kind of core/api's resource table.
+func KindOf(obj api.Object) string { return api.KindOf(obj) }
 
 func key(namespace, name string) string {
 	if namespace == "" {
@@ -267,7 +245,7 @@ func (s *Store) Count(kind string) int {
 // caller is kept (controllers and the scenario's initial objects set it;
 // kubectl clears it before calling).
 func (s *Store) Create(obj api.Object) (api.Object, error) {
-	kind := kindOf(obj)
+	kind := api.KindOf(obj)
 	c, err := s.coll(kind)
 	if err != nil {
 		return nil, err
@@ -376,7 +354,7 @@ func (s *Store) UpdateStatus(obj api.Object) (api.Object, error) {
 }
 
 func (s *Store) update(obj api.Object, status bool) (api.Object, error) {
-	kind := kindOf(obj)
+	kind := api.KindOf(obj)
 	c, err := s.coll(kind)
 	if err != nil {
 		return nil, err

@@ -481,8 +481,8 @@ func TestTypedAccessors(t *testing.T) {
 	}
 	assert.Equal(t, api.KindEndpoints, store.KindOf(&api.Endpoints{}))
 	assert.Equal(t, "", store.KindOf(nil))
-	for _, k := range store.Kinds {
-		assert.NotNil(t, store.NewObject(k), k)
+	for _, r := range api.Resources() {
+		assert.Equal(t, r.Kind, store.KindOf(store.NewObject(r.Kind)), r.Kind)
 	}
 	assert.Nil(t, store.NewObject("Secret"))
 	assert.Equal(t, "Deployment.apps", store.GroupKind(api.KindDeployment))

@@ -70,54 +70,41 @@ func (s *Store) EachPod(f func(*api.Pod) bool) {
 
 // GetDeployment returns a Deployment, or nil and a NotFound error.
 func (s *Store) GetDeployment(namespace, name string) (*api.Deployment, error) {
-	o, err := s.Get(api.KindDeployment, namespace, name)
-	if err != nil {
-		return nil, err
-	}
-	return o.(*api.Deployment), nil
+	return getAs[*api.Deployment](s, api.KindDeployment, namespace, name)
 }
 
 // GetReplicaSet returns a ReplicaSet, or nil and a NotFound error.
 func (s *Store) GetReplicaSet(namespace, name string) (*api.ReplicaSet, error) {
-	o, err := s.Get(api.KindReplicaSet, namespace, name)
-	if err != nil {
-		return nil, err
-	}
-	return o.(*api.ReplicaSet), nil
+	return getAs[*api.ReplicaSet](s, api.KindReplicaSet, namespace, name)
 }
 
 // GetPod returns a Pod, or nil and a NotFound error.
 func (s *Store) GetPod(namespace, name string) (*api.Pod, error) {
-	o, err := s.Get(api.KindPod, namespace, name)
-	if err != nil {
-		return nil, err
-	}
-	return o.(*api.Pod), nil
+	return getAs[*api.Pod](s, api.KindPod, namespace, name)
 }
 
 // GetNode returns a Node, or nil and a NotFound error.
 func (s *Store) GetNode(name string) (*api.Node, error) {
-	o, err := s.Get(api.KindNode, "", name)
-	if err != nil {
-		return nil, err
-	}
-	return o.(*api.Node), nil
+	return getAs[*api.Node](s, api.KindNode, "", name)
 }
 
 // GetService returns a Service, or nil and a NotFound error.
 func (s *Store) GetService(namespace, name string) (*api.Service, error) {
-	o, err := s.Get(api.KindService, namespace, name)
-	if err != nil {
-		return nil, err
-	}
-	return o.(*api.Service), nil
+	return getAs[*api.Service](s, api.KindService, namespace, name)
 }
 
 // GetConfigMap returns a ConfigMap, or nil and a NotFound error.
 func (s *Store) GetConfigMap(namespace, name string) (*api.ConfigMap, error) {
-	o, err := s.Get(api.KindConfigMap, namespace, name)
+	return getAs[*api.ConfigMap](s, api.KindConfigMap, namespace, name)
+}
+
+// getAs is Get for a kind whose Go type is T; the typed getters above are
+// built on it, as the typed lists are on listAs.
+func getAs[T api.Object](s *Store, kind, namespace, name string) (T, error) {
+	o, err := s.Get(kind, namespace, name)
 	if err != nil {
-		return nil, err
+		var none T
+		return none, err
 	}
-	return o.(*api.ConfigMap), nil
+	return o.(T), nil
 }

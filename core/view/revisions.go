@@ -176,18 +176,22 @@ func scaleSteps(s *sim.Sim, name string) []string {
 }
 
 // isScaleOf reports whether an action label is `kubectl scale` of the
-// Deployment name, in the TYPE/NAME or TYPE NAME form.
+// Deployment name, in the TYPE/NAME or TYPE NAME form, TYPE spelled in any
+// way kubectl takes.
 func isScaleOf(label, name string) bool {
 	w := strings.Fields(label)
 	if len(w) < 3 || w[0] != "kubectl" || w[1] != "scale" {
 		return false
 	}
-	kinds := map[string]bool{"deployment": true, "deployments": true, "deploy": true, "deployment.apps": true}
+	isDeployment := func(typ string) bool {
+		r, ok := api.LookupResource(typ)
+		return ok && r.Kind == api.KindDeployment
+	}
 	for i := 2; i < len(w); i++ {
-		if k, n, ok := strings.Cut(w[i], "/"); ok && kinds[k] && n == name {
+		if k, n, ok := strings.Cut(w[i], "/"); ok && isDeployment(k) && n == name {
 			return true
 		}
-		if kinds[w[i]] && i+1 < len(w) && w[i+1] == name {
+		if isDeployment(w[i]) && i+1 < len(w) && w[i+1] == name {
 			return true
 		}
 	}

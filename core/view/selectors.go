@@ -78,15 +78,15 @@ func OwnershipOf(s *sim.Sim) Ownership {
 	}
 	for _, d := range st.Deployments() {
 		sel := labels.MustFromLabelSelector(d.Spec.Selector)
-		addSel(SelectorRow{Key: "deployment/" + d.Name, Kind: "Deployment", Name: d.Name, Selector: sel.String(),
+		addSel(SelectorRow{Key: store.ShortRef(api.KindDeployment, d.Name), Kind: api.KindDeployment, Name: d.Name, Selector: sel.String(),
 			Labels: labels.FormatLabels(d.Spec.Template.Labels)}, sel)
 	}
 	for _, rs := range st.ReplicaSets() {
 		sel := labels.MustFromLabelSelector(rs.Spec.Selector)
-		row := SelectorRow{Key: "replicaset/" + rs.Name, Kind: "ReplicaSet", Name: rs.Name, Selector: sel.String(),
+		row := SelectorRow{Key: store.ShortRef(api.KindReplicaSet, rs.Name), Kind: api.KindReplicaSet, Name: rs.Name, Selector: sel.String(),
 			Labels: labels.FormatLabels(rs.Spec.Template.Labels), Hash: rs.Labels[api.DefaultDeploymentUniqueLabelKey], Owner: "none"}
 		if ref := api.GetControllerOf(&rs.ObjectMeta); ref != nil {
-			row.Owner = strings.ToLower(ref.Kind) + "/" + ref.Name
+			row.Owner = store.ShortRef(ref.Kind, ref.Name)
 		}
 		addSel(row, sel)
 	}
@@ -95,7 +95,7 @@ func OwnershipOf(s *sim.Sim) Ownership {
 			continue
 		}
 		sel := labels.SelectorFromSet(svc.Spec.Selector)
-		addSel(SelectorRow{Key: "service/" + svc.Name, Kind: "Service", Name: svc.Name, Selector: sel.String()}, sel)
+		addSel(SelectorRow{Key: store.ShortRef(api.KindService, svc.Name), Kind: api.KindService, Name: svc.Name, Selector: sel.String()}, sel)
 	}
 	for i := range sels {
 		sels[i].row = &out.Selectors[i]
@@ -109,7 +109,7 @@ func OwnershipOf(s *sim.Sim) Ownership {
 		}
 		ctl, ctlUID := "none", ""
 		if ref := api.GetControllerOf(&p.ObjectMeta); ref != nil {
-			ctl, ctlUID = strings.ToLower(ref.Kind)+"/"+ref.Name, ref.UID
+			ctl, ctlUID = store.ShortRef(ref.Kind, ref.Name), ref.UID
 		}
 		lbl := labels.FormatLabels(p.Labels)
 		key := lbl + "|" + ctlUID

@@ -137,7 +137,10 @@ func collect(ctx *controller.Context, obj api.Object, kind, noun string) {
 	case len(solid) > 0:
 		next := obj.DeepCopyObject()
 		next.GetObjectMeta().OwnerReferences = solid
-		_, _ = s.Update(next)
+		if _, err := s.Update(next); err != nil && !errors.Is(err, store.ErrNotFound) {
+			ctx.Record(controller.SyncRecord{Controller: Component, Object: store.ShortRef(kind, m.Name),
+				Waiting: fmt.Sprintf("remove the dangling owner references of %s %s: %v", noun, m.Name, err)})
+		}
 		return
 	}
 	err := s.Delete(kind, m.Namespace, m.Name, store.DeleteOptions{PropagationPolicy: store.DeletePropagationBackground})

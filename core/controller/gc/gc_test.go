@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"converge/core/api"
+	"converge/core/controller"
 	"converge/core/simtest"
 	"converge/core/store"
 )
@@ -114,6 +115,37 @@ func TestDanglingReferencesAreStrippedWhenAnOwnerRemains(t *testing.T) {
 	rv := s.ResourceVersion()
 	simtest.Sync(s, New())
 	assert.Equal(t, rv, s.ResourceVersion())
+}
+
+// TestAFailedStripIsRecorded: when the update that strips dangling
+// references fails, the collector says so in its record (and retries on the
+// next sync, as it is level-based), as it does for a failed delete.
+func TestAFailedStripIsRecorded(t *testing.T) {
+	t.Parallel()
+	s := simtest.NewStore()
+	keep := simtest.MustCreate(t, s, simtest.NewDeployment("keep", 1, "nginx"))
+	rs := simtest.NewReplicaSet("shared", 1, "nginx")
+	rs.OwnerReferences = []api.OwnerReference{
+		{APIVersion: "apps/v1", Kind: "Deployment", Name: "gone", UID: "uid-gone"},
+		{APIVersion: "apps/v1", Kind: "Deployment", Name: "keep", UID: keep.UID},
+	}
+	stale := simtest.MustCreate(t, s, rs)
+	changed := stale.DeepCopy()
+	changed.Labels = map[string]string{"touched": "yes"}
+	_, err := s.Update(changed)
+	require.NoError(t, err)
+
+	ctx := simtest.Pass{Context: &controller.Context{Store: s, Log: &controller.SyncLog{}}}
+	collect(ctx.Context, stale, api.KindReplicaSet, "replica set")
+
+	assert.Equal(t, []string{"replicaset/shared: remove the dangling owner references of replica set shared: " +
+		`Operation cannot be fulfilled on replicasets.apps "shared": the object has been modified; please apply your changes to the latest version and try again`},
+		actions(t, ctx))
+	ctx = simtest.Sync(s, New())
+	assert.Empty(t, ctx.Log.Records, "the next sync, on the current object, strips them")
+	got, err := s.GetReplicaSet(rs.Namespace, rs.Name)
+	require.NoError(t, err)
+	assert.Equal(t, []api.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "keep", UID: keep.UID}}, got.OwnerReferences)
 }
 
 func TestAllOwnersGoneNamesThemAll(t *testing.T) {
