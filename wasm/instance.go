@@ -233,7 +233,7 @@ func (i *Instance) Mount(root js.Value, opts MountOptions) bool {
 	if i.newRenderer == nil {
 		return false
 	}
-	r := i.newRenderer(i, dom.WrapNode(root), opts)
+	r := i.newRenderer(i, &dom.BasicNode{Value: root}, opts)
 	if r == nil {
 		return false
 	}

@@ -17,7 +17,13 @@ import (
 //     as much as a hundred Go function calls);
 //   - elements are wrapped directly as dom.BasicHTMLElement: dom.WrapElement
 //     looks up the constructor among dozens of classes, one JS call each,
-//     which would dominate the creation of a thousand pod tiles.
+//     which would dominate the creation of a thousand pod tiles;
+//   - nothing here goes through dom/v2's wrappers that choose a type per
+//     element or event (WrapNode, WrapElement, Event.Target, the events
+//     AddEventListener hands over): each links every element and event type
+//     of the package and their methods into the wasm, about 1,300 functions
+//     and 50 KB of its brotli size (docs/performance.md). Listeners get a
+//     plain *dom.BasicEvent, and targetAttr reads the target's attribute.
 //
 // Every string that comes from the user or the simulation goes in through
 // SetTextContent or SetAttribute, never as HTML.
@@ -232,22 +238,43 @@ func equalKeys(a, b []string) bool {
 type listeners struct{ subs []subscription }
 
 type subscription struct {
-	target dom.EventTarget
+	target js.Value
 	typ    string
 	fn     js.Func
 }
 
-// on adds an event listener to target.
-func (l *listeners) on(target dom.EventTarget, typ string, f func(ev dom.Event)) {
-	fn := target.AddEventListener(typ, false, f)
-	l.subs = append(l.subs, subscription{target: target, typ: typ, fn: fn})
+// eventTarget is anything that takes event listeners: a *node, the
+// document.
+type eventTarget interface{ Underlying() js.Value }
+
+// on adds an event listener to target; f gets the event as a
+// *dom.BasicEvent.
+func (l *listeners) on(target eventTarget, typ string, f func(ev dom.Event)) {
+	fn := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		f(&dom.BasicEvent{Value: args[0]})
+		return nil
+	})
+	t := target.Underlying()
+	t.Call("addEventListener", typ, fn, false)
+	l.subs = append(l.subs, subscription{target: t, typ: typ, fn: fn})
 }
 
 func (l *listeners) release() {
 	for _, s := range l.subs {
-		s.target.RemoveEventListener(s.typ, false, s.fn)
+		s.target.Call("removeEventListener", s.typ, s.fn, false)
+		s.fn.Release()
 	}
 	l.subs = nil
+}
+
+// targetAttr is the attribute name of the element an event happened on,
+// "" when it has none.
+func targetAttr(ev dom.Event, name string) string {
+	v := ev.Underlying().Get("target").Call("getAttribute", name)
+	if v.Type() != js.TypeString {
+		return ""
+	}
+	return v.String()
 }
 
 // breakable lets a long identifier wrap after its separators (":", "/",

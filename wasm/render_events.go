@@ -64,7 +64,7 @@ func newEvents(a *app) *eventsPanel {
 	a.ls.on(p.text, "input", onFilter)
 	a.ls.on(p.kind, "change", onFilter)
 	a.ls.on(body, "click", func(ev dom.Event) {
-		if v, err := strconv.ParseInt(ev.Target().GetAttribute("data-t"), 10, 64); err == nil {
+		if v, err := strconv.ParseInt(targetAttr(ev, "data-t"), 10, 64); err == nil {
 			a.seek(v)
 		}
 	})

@@ -75,7 +75,7 @@ func newIntro(a *app) *introPart {
 		}
 	})
 	a.ls.on(list, "click", func(ev dom.Event) {
-		if v, err := strconv.ParseInt(ev.Target().GetAttribute("data-t"), 10, 64); err == nil {
+		if v, err := strconv.ParseInt(targetAttr(ev, "data-t"), 10, 64); err == nil {
 			a.seek(v)
 		}
 	})

@@ -54,7 +54,7 @@ func newConsole(a *app) *consolePanel {
 	prompt := d.el("label", "cv-prompt").add(d.el("span", "cv-mono", "$ kubectl"), p.input)
 	p.el.add(intro, suggest, p.log, prompt, p.hint)
 	a.ls.on(suggest, "click", func(ev dom.Event) {
-		if c := ev.Target().GetAttribute("data-command"); c != "" {
+		if c := targetAttr(ev, "data-command"); c != "" {
 			p.input.setValue(c)
 			p.input.Focus()
 		}

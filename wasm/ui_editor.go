@@ -82,9 +82,8 @@ func newEditor(a *app) *editorPanel {
 		profiling().part("tab", func() { p.render(a) })
 	})
 	a.ls.on(p.problems, "click", func(ev dom.Event) {
-		t := ev.Target()
-		line, err1 := strconv.Atoi(t.GetAttribute("data-line"))
-		col, err2 := strconv.Atoi(t.GetAttribute("data-col"))
+		line, err1 := strconv.Atoi(targetAttr(ev, "data-line"))
+		col, err2 := strconv.Atoi(targetAttr(ev, "data-col"))
 		if err1 == nil && err2 == nil {
 			p.moveTo(line, col)
 		}
