@@ -158,16 +158,32 @@ func (n *node) setValue(v string) {
 // is created once for a new key, kept while its key stays and removed when
 // it goes. Children move only when the order of the keys that stay
 // changes.
-type keyed[T any] struct {
+//
+// keyed[T] is a typed shell around children, which does the work on
+// values of type any: a generic type is compiled once per shape of T, and
+// the page has a dozen kinds of row, so a generic sync would be a dozen
+// copies of it in the wasm (about 90 KB raw).
+type keyed[T any] struct{ children }
+
+// children is keyed's untyped state: every item is a *T of its keyed[T].
+type children struct {
 	parent *node
-	byKey  map[string]*T
+	byKey  map[string]any
 	order  []string
-	create func(key string) *T
-	root   func(*T) *node
+	create func(key string) any
+	root   func(any) *node
 }
 
 func newKeyed[T any](parent *node, create func(key string) *T, root func(*T) *node) *keyed[T] {
-	return &keyed[T]{parent: parent, byKey: map[string]*T{}, create: create, root: root}
+	return &keyed[T]{children{parent: parent, byKey: map[string]any{},
+		create: func(key string) any { return create(key) },
+		root:   func(it any) *node { return root(it.(*T)) }}}
+}
+
+// get is the item of key, or nil.
+func (k *keyed[T]) get(key string) *T {
+	it, _ := k.byKey[key].(*T)
+	return it
 }
 
 // sync makes the children those of keys, in order, and calls update on
@@ -175,6 +191,10 @@ func newKeyed[T any](parent *node, create func(key string) *T, root func(*T) *no
 // append call; a render where the keys did not change touches no child
 // that update does not change.
 func (k *keyed[T]) sync(keys []string, update func(i int, it *T)) {
+	k.children.sync(keys, func(i int, it any) { update(i, it.(*T)) })
+}
+
+func (k *children) sync(keys []string, update func(i int, it any)) {
 	if equalKeys(k.order, keys) {
 		for i, key := range keys {
 			update(i, k.byKey[key])

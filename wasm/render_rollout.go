@@ -63,7 +63,7 @@ func newRollout(a *app) *rolloutPart {
 		return c
 	}, func(c *columnView) *node { return c.el })
 	hoverTitles(a, colsEl, func(key string) []view.Tile {
-		if c := r.cols.byKey[key]; c != nil {
+		if c := r.cols.get(key); c != nil {
 			return c.drawn
 		}
 		return nil

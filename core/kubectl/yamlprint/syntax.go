@@ -1,7 +1,7 @@
 package yamlprint
 
 // This file is self-contained on purpose: besides yamlprint, the wasm
-// build compiles it into go.yaml.in/yaml/v3 (tools/wasmoverlay), whose
+// build compiles it into go.yaml.in/yaml/v3 (tools/wasmmod), whose
 // resolve.go and encode.go use the same two regular expressions. The page
 // then links no regexp package, and with it no Unicode tables: about 85 KB
 // of the wasm's brotli size (docs/performance.md). It may import nothing,
