@@ -3,6 +3,7 @@ module converge
 go 1.26.8
 
 require (
+	github.com/andybalholm/brotli v1.3.0
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
 	github.com/hack-pad/hackpadfs v0.2.4
@@ -11,7 +12,4 @@ require (
 	honnef.co/go/js/dom/v2 v2.0.0-20231112215516-51f43a291193
 )
 
-require (
-	github.com/andybalholm/brotli v1.3.0 // indirect
-	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
-)
+require github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
