@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"path"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -32,7 +33,12 @@ import (
 //     that isolate themselves with COEP) and `Timing-Allow-Origin: *` (so
 //     that such a page can measure the download). The page has no cookies
 //     or credentials, so there is nothing a wildcard could leak;
+//   - a precompressed file says its own size in X-Converge-Size (exposed
+//     to other origins), so that converge.js can show its progress in
+//     bytes whatever the encoding on the wire;
 //   - `/` is index.html, or the fallback page when the app is not built;
+//     NAME.br is NAME, negotiated as above (converge.js asks for
+//     dist/converge.wasm.br first, for static hosts; see export.go);
 //   - no directory listings, and only GET and HEAD (and OPTIONS, for a
 //     CORS preflight a page might send).
 type site struct {
@@ -156,6 +162,7 @@ var corsHeaders = [][2]string{
 	{"Access-Control-Allow-Origin", "*"},
 	{"Cross-Origin-Resource-Policy", "cross-origin"},
 	{"Timing-Allow-Origin", "*"},
+	{"Access-Control-Expose-Headers", "X-Converge-Size"},
 }
 
 func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -180,6 +187,13 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		name = s.root
 	}
 	a, ok := s.files[name]
+	if base, isBr := strings.CutSuffix(name, ".br"); !ok && isBr {
+		// converge.js asks for NAME.br first (a static host with the
+		// export's _headers sends it as NAME in brotli): here it is NAME,
+		// in the encoding chosen below.
+		a, ok = s.files[base]
+		ok = ok && a.br != nil
+	}
 	if !ok {
 		http.NotFound(w, r)
 		return
@@ -190,6 +204,7 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	v := a.identity
 	if a.br != nil || a.gzip != nil {
 		h.Add("Vary", "Accept-Encoding")
+		h.Set("X-Converge-Size", strconv.Itoa(len(a.identity.data)))
 		if !fromLoopback(r) {
 			v = a.choose(r)
 		}

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -117,7 +119,13 @@ func TestSiteServesAssets(t *testing.T) {
 		{name: "a directory is not listed", path: "/dist/", wantStatus: 404},
 		{name: "hidden files are not served", path: "/dist/.gitkeep", wantStatus: 404},
 		{name: "the .gz is not served under its own name", path: "/dist/converge.wasm.gz", wantStatus: 404},
-		{name: "nor the .br", path: "/dist/converge.wasm.br", wantStatus: 404},
+		{name: "the .br is the wasm, as brotli to those who accept it", path: "/dist/converge.wasm.br", acceptEncoding: "br",
+			wantStatus: 200, wantType: "application/wasm", wantEncoding: "br", wantBody: "\x00asm wasm bytes"},
+		{name: "the .br is the wasm, gzipped to others", path: "/dist/converge.wasm.br", acceptEncoding: "gzip",
+			wantStatus: 200, wantType: "application/wasm", wantEncoding: "gzip", wantBody: "\x00asm wasm bytes"},
+		{name: "the .br is the plain wasm on loopback", path: "/dist/converge.wasm.br", acceptEncoding: "gzip, br", remoteAddr: "127.0.0.1:1",
+			wantStatus: 200, wantType: "application/wasm", wantBody: "\x00asm wasm bytes"},
+		{name: "no .br of a file without one", path: "/converge.js.br", wantStatus: 404},
 		{name: "dot-dot stays inside", path: "/dist/../../../etc/passwd", wantStatus: 404},
 		{name: "POST is refused", method: http.MethodPost, path: "/", wantStatus: 405},
 		{name: "a CORS preflight is answered", method: http.MethodOptions, path: "/converge.js", wantStatus: 204},
@@ -152,6 +160,10 @@ func TestSiteServesAssets(t *testing.T) {
 			assert.Equal(t, "no-cache", rec.Header().Get("Cache-Control"))
 			assert.Equal(t, "nosniff", rec.Header().Get("X-Content-Type-Options"))
 			assert.NotEmpty(t, rec.Header().Get("ETag"))
+			if strings.HasPrefix(tc.path, "/dist/converge.wasm") {
+				assert.Equal(t, strconv.Itoa(len("\x00asm wasm bytes")), rec.Header().Get("X-Converge-Size"), "the decoded size, for the progress")
+				assert.Equal(t, "X-Converge-Size", rec.Header().Get("Access-Control-Expose-Headers"))
+			}
 			assert.Equal(t, tc.wantBody, string(decoded(t, tc.wantEncoding, rec.Body.Bytes())))
 		})
 	}
