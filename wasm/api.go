@@ -256,8 +256,11 @@ func (p *page) mounting(f *funcs, inst *Instance) {
 		if err != nil {
 			return nil, err
 		}
-		embed := opts.Type() == js.TypeObject && opts.Get("embed").Truthy()
-		return inst.Mount(root, MountOptions{Embed: embed}), nil
+		mo, err := mountOptions(a, opts)
+		if err != nil {
+			return nil, err
+		}
+		return inst.Mount(root, mo), nil
 	})
 	f.set("unmount", valueFunc, func(a args) (any, error) {
 		root, err := a.object(0, "the element", false)
@@ -271,6 +274,39 @@ func (p *page) mounting(f *funcs, inst *Instance) {
 		p.instances.remove(inst.ID)
 		return nil, nil
 	})
+}
+
+// mountOptions reads mount's options object (docs/js-api.md): embed,
+// controls, autoplay, speed; an absent one is its default.
+func mountOptions(a args, opts js.Value) (MountOptions, error) {
+	var mo MountOptions
+	if opts.Type() != js.TypeObject {
+		return mo, nil
+	}
+	mo.Embed = opts.Get("embed").Truthy()
+	mo.Autoplay = opts.Get("autoplay").Truthy()
+	switch c := opts.Get("controls"); c.Type() {
+	case js.TypeUndefined, js.TypeNull:
+	case js.TypeString:
+		switch v := c.String(); v {
+		case "", "full", "compact", "none":
+			mo.Controls = v
+		default:
+			return mo, a.errorf("the option controls must be \"full\", \"compact\" or \"none\", not %q", v)
+		}
+	default:
+		return mo, a.errorf("the option controls must be a string")
+	}
+	switch v := opts.Get("speed"); v.Type() {
+	case js.TypeUndefined, js.TypeNull:
+	case js.TypeNumber:
+		if f := v.Float(); f > 0 && f < 1e6 {
+			mo.Speed = int(f)
+		}
+	default:
+		return mo, a.errorf("the option speed must be a number")
+	}
+	return mo, nil
 }
 
 func nonNil[T any](s []T) []T {

@@ -74,6 +74,14 @@ type MountOptions struct {
 	// Embed is the compact view of <converge-sim> and ?embed=1: no editor
 	// chrome.
 	Embed bool
+	// Controls are the embed view's time controls: "full" (or ""), every
+	// one; "compact", play and the scrubber; "none", no timeline at all.
+	Controls string
+	// Autoplay plays each scenario the view opens from where it opens.
+	Autoplay bool
+	// Speed is the play speed to start with (nearestSpeed); 0 is the
+	// default.
+	Speed int
 }
 
 // RendererFunc makes a renderer of inst that draws into root. main passes

@@ -72,6 +72,9 @@ func (a *app) build() {
 	a.alert.setHidden(true)
 	a.loading = d.el("p", "cv-status", "Loading the scenario…")
 	a.play = newPlayer(a)
+	if a.opts.Speed > 0 {
+		a.play.speed = nearestSpeed(a.opts.Speed)
+	}
 	a.timeline = newTimeline(a)
 	a.why = newWhy(a)
 	a.rollout = newRollout(a)
@@ -90,6 +93,15 @@ func (a *app) build() {
 	if a.opts.Embed {
 		a.el.setClass("cv-app cv-embed")
 		a.mount.AppendChild(a.styleLink())
+		switch a.opts.Controls {
+		case "compact":
+			a.timeline.backBtn.setHidden(true)
+			a.timeline.stepBtn.setHidden(true)
+			a.timeline.speed.setHidden(true)
+			a.timeline.el.setClass("cv-timeline cv-timeline-compact")
+		case "none":
+			a.timeline.el.setHidden(true)
+		}
 	}
 	a.mount.AppendChild(a.el.BasicHTMLElement)
 	a.keys()
@@ -149,6 +161,9 @@ func (a *app) newSim() {
 		a.focus = d
 	}
 	a.play.reset()
+	if a.opts.Autoplay {
+		a.play.resume()
+	}
 	if a.tabs != nil {
 		a.tabs.newSim(a)
 	}
