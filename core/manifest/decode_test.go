@@ -328,9 +328,12 @@ func TestDecodeRefusesAliasBombs(t *testing.T) {
 	}
 	docs, probs := Decode([]byte(b.String()), "bomb.yaml")
 	assert.Empty(t, docs)
-	// The aliases of x1..x4 add 74,718 nodes and *a4 66,430 more: the
-	// first alias of x5 (line 9) goes over the budget.
-	assert.Contains(t, problemStrings(probs), "bomb.yaml:9:10: document contains excessive aliasing: aliases expand to more than 100000 nodes")
+	// *a0 stands for 47 bytes (nine "lol" and their punctuation), *a1 for
+	// 425, ... *a5 for 2,790,065. The aliases of x1..x5 add 3,138,759
+	// bytes, within the 4,193,767 the file leaves; the first alias of x6
+	// (line 10) adds 2,790,065 more.
+	assert.Equal(t, []string{"bomb.yaml:10:10: excessive aliasing: alias *a5 expands the document beyond 4 MiB, the limit of a file " +
+		"(the file has 537 bytes; its aliases up to here add 5,928,824)"}, problemStrings(probs))
 }
 
 func TestDecodeObjects(t *testing.T) {

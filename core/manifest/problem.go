@@ -3,6 +3,7 @@ package manifest
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -101,4 +102,23 @@ func (ps Problems) Sort() {
 		}
 		return ps[i].Col < ps[j].Col
 	})
+}
+
+// Thousands writes n in decimal with commas between groups of three digits,
+// as the messages write counts and sizes: 4,194,304.
+func Thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
 }

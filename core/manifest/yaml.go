@@ -12,17 +12,31 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// MaxAliasNodes bounds how many nodes alias expansion may add to one
-// document, so that a "billion laughs" input is refused instead of
-// exhausting memory. Real manifests use a handful of aliases.
-const MaxAliasNodes = 100_000
+// MaxFileSize bounds an input, from any source (a file, standard input, a
+// share link, the JS API's load: core/scenario's MaxFileSize is this one),
+// and what its aliases expand to: the bytes that alias expansion adds to a
+// stream count against the same 4 MiB as the stream itself (see
+// ParseDocuments), so that a "billion laughs" input of a few kilobytes is
+// refused at the alias that goes over instead of exhausting memory. Real
+// manifests use a handful of aliases. docs/limits.md lists every limit.
+const MaxFileSize = 4 << 20
 
 // ParseDocuments parses a YAML (or JSON) stream into its documents, as
 // yaml.Nodes of kind DocumentNode with their lines and columns, aliases not
 // yet expanded (see Expand). Empty documents are skipped. A syntax error ends
 // the stream: the documents before it are returned with a problem at the
-// error's line.
+// error's line. So does a document whose aliases would expand the stream
+// beyond MaxFileSize: the stream's own bytes and what its aliases add, in
+// bytes (aliasBudget), are checked as each document is read, before
+// anything is expanded, and the problem is at the alias that goes over.
 func ParseDocuments(data []byte, file string) ([]*yaml.Node, Problems) {
+	return parseDocuments(data, file, MaxFileSize)
+}
+
+// parseDocuments is ParseDocuments with limit in place of MaxFileSize (the
+// fuzz test explores small ones).
+func parseDocuments(data []byte, file string, limit int) ([]*yaml.Node, Problems) {
+	budget := newAliasBudget(len(data), limit)
 	if looksLikeJSON(data) {
 		// JSON allows tabs between tokens, YAML does not; a raw tab
 		// cannot occur inside a valid JSON string, so this is safe.
@@ -41,6 +55,9 @@ func ParseDocuments(data []byte, file string) ([]*yaml.Node, Problems) {
 		}
 		if len(n.Content) == 0 || isEmptyDoc(&n) {
 			continue
+		}
+		if at := budget.walk(&n); at != nil {
+			return docs, Problems{aliasProblem(file, at, budget.detail())}
 		}
 		docs = append(docs, &n)
 	}
@@ -105,10 +122,17 @@ func offsetPosition(data []byte, off int) (int, int) {
 // anchored node and every merge key (`<<: *base`) merged, so that later
 // passes see a plain tree. Anchor names are cleared in the copy. It refuses,
 // with a problem at the alias, aliases that refer to a node that contains
-// them and expansions that would add more than MaxAliasNodes nodes; the
-// offending alias becomes null.
+// them and expansions that would add more than MaxFileSize bytes (counted as
+// aliasBudget counts them; ParseDocuments has already refused a stream whose
+// expansion goes beyond what is left of MaxFileSize, so this only bounds
+// nodes that did not come from it); the offending alias becomes null.
 func Expand(n *yaml.Node, file string) (*yaml.Node, Problems) {
-	e := &expander{file: file, active: map[*yaml.Node]bool{}}
+	return expandWithin(n, file, MaxFileSize)
+}
+
+// expandWithin is Expand with limit in place of MaxFileSize.
+func expandWithin(n *yaml.Node, file string, limit int64) (*yaml.Node, Problems) {
+	e := &expander{file: file, limit: limit, active: map[*yaml.Node]bool{}}
 	out := e.expand(n, false)
 	return out, e.probs
 }
@@ -119,7 +143,8 @@ type expander struct {
 	// are reported.
 	alias  *yaml.Node
 	probs  Problems
-	added  int
+	added  int64
+	limit  int64
 	over   bool
 	active map[*yaml.Node]bool
 }
@@ -154,10 +179,10 @@ func (e *expander) expand(n *yaml.Node, viaAlias bool) *yaml.Node {
 		return e.expand(n.Alias, true)
 	}
 	if viaAlias {
-		e.added++
-		if e.added > MaxAliasNodes {
+		e.added += nodeBytes(n)
+		if e.added > e.limit {
 			if !e.over {
-				e.problem(e.alias, "document contains excessive aliasing: aliases expand to more than %d nodes", MaxAliasNodes)
+				e.probs = append(e.probs, aliasProblem(e.file, e.alias, ""))
 			}
 			e.over = true
 			return nullAt(n)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"strconv"
 	"strings"
 	"time"
@@ -12,12 +13,16 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"converge/core/api"
+	"converge/core/kubectl"
 	"converge/core/manifest"
+	"converge/core/validation"
 )
 
 // MaxFileSize bounds a scenario, from any source: a file, standard input,
-// a share link (which MaxShareSize bounds further), the JS API's load.
-const MaxFileSize = 4 << 20
+// a share link (which MaxShareSize bounds further), the JS API's load; and
+// with it what the file's aliases expand to (manifest.MaxFileSize, the one
+// limit of both).
+const MaxFileSize = manifest.MaxFileSize
 
 // ErrTooLarge is the error of an input larger than MaxFileSize.
 var ErrTooLarge = fmt.Errorf("the file is too large: a scenario may have at most %d MiB", MaxFileSize>>20)
@@ -349,11 +354,34 @@ func (p *parser) objects(nodes []*yaml.Node) []manifest.Doc {
 		for _, d := range docs {
 			if !p.noValidate {
 				p.probs = append(p.probs, manifest.Validate(d)...)
+				p.probs = append(p.probs, appliedAnnotations(d)...)
 			}
 			out = append(out, d)
 		}
 	}
 	return out
+}
+
+// appliedAnnotations refuses an object whose annotations are within the
+// API server's 256 KiB on their own but not once kubectl apply, which is how
+// the scenario's objects and apply steps reach the cluster, has added the
+// last-applied-configuration annotation: the whole manifest as JSON. The run
+// would fail at that step with this message.
+func appliedAnnotations(d manifest.Doc) Problems {
+	m := d.Object.GetObjectMeta()
+	if validation.ValidateAnnotationsSize(m.Annotations) != nil {
+		return nil // manifest.Validate has said so
+	}
+	la, err := kubectl.LastApplied(d.Object)
+	if err != nil {
+		return nil
+	}
+	ann := maps.Clone(m.Annotations)
+	if ann == nil {
+		ann = map[string]string{}
+	}
+	ann[api.LastAppliedAnnotation] = la
+	return manifest.PlaceErrors(d, d.Object, validation.ValidateAnnotationsSize(ann))
 }
 
 // checkReplicas enforces MaxReplicas over docs: a Deployment or ReplicaSet
