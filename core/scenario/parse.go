@@ -127,6 +127,12 @@ func Load(fsys fs.FS, name string) (*Scenario, Problems) {
 // A step with expectError is meant to fail, so its action is read but not
 // validated. Each problem is at its line and column.
 func Parse(data []byte, file string) (*Scenario, Problems) {
+	return parse(data, file, newColumns(data))
+}
+
+// parse is Parse with the file's column mapper (the tests read what it
+// scanned).
+func parse(data []byte, file string, cols *columns) (*Scenario, Problems) {
 	if len(data) > MaxFileSize {
 		return nil, Problems{{File: file, Message: ErrTooLarge.Error()}}
 	}
@@ -139,7 +145,7 @@ func Parse(data []byte, file string) (*Scenario, Problems) {
 	case len(docs) == 0:
 		probs = Problems{{File: file, Line: 1, Col: 1, Message: "the file holds no scenario and no objects"}}
 	case len(docs) == 1 && !isManifest(docs[0]):
-		s, probs = parseScenario(docs[0], file, strings.Split(string(data), "\n"))
+		s, probs = parseScenario(docs[0], file, cols)
 	default:
 		s, probs = parseManifests(docs, file)
 	}
@@ -166,8 +172,8 @@ func isManifest(doc *yaml.Node) bool {
 
 // parser collects the problems of one file.
 type parser struct {
-	// lines are the file's lines, for columns inside quoted strings.
-	lines []string
+	// cols places problems inside quoted strings at their column.
+	cols  *columns
 	file  string
 	probs Problems
 	pos   manifest.Positions
@@ -272,7 +278,7 @@ func (p *parser) name(n *yaml.Node, parent string) (string, bool) {
 	return s, true
 }
 
-func parseScenario(doc *yaml.Node, file string, lines []string) (*Scenario, Problems) {
+func parseScenario(doc *yaml.Node, file string, cols *columns) (*Scenario, Problems) {
 	root := doc.Content[0]
 	if root.Kind != yaml.MappingNode {
 		return nil, Problems{{File: file, Line: max(root.Line, 1), Col: max(root.Column, 1),
@@ -280,7 +286,7 @@ func parseScenario(doc *yaml.Node, file string, lines []string) (*Scenario, Prob
 	}
 	var raw rawScenario
 	pos, probs := manifest.DecodeInto(doc, &raw, file)
-	p := &parser{file: file, probs: probs, pos: pos, nodes: map[string]bool{}, lines: lines}
+	p := &parser{file: file, probs: probs, pos: pos, nodes: map[string]bool{}, cols: cols}
 	s := &Scenario{src: doc, Title: raw.Title, Description: raw.Description, Seed: DefaultSeed}
 	s.Name, _ = p.name(raw.Name, "")
 	if raw.Seed != nil {
