@@ -128,7 +128,17 @@ func (p *editorPanel) draw() {
 		m.msg.setText(pr.Message)
 		m.msg.setStyle("left", "calc("+px(editorPad)+" + "+strconv.Itoa(min(max(pr.Col, 1)-1, 40))+"ch)")
 	})
+	// The problems beyond the first 100 are one line that counts them.
+	more := p.model.More()
+	if more != "" {
+		keys = append(keys, "more")
+	}
 	p.problemItems.sync(keys, func(i int, n *node) {
+		if i == len(probs) {
+			n.setClass("cv-problem cv-more")
+			n.setText(more)
+			return
+		}
 		pr := probs[i]
 		n.setClass("cv-problem" + noteClass(pr))
 		n.setText(pr.Place() + ": " + pr.Message)

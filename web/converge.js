@@ -61,8 +61,10 @@ import { defineElement } from "./converge-sim.js";
 /**
  * @typedef {object} LoadResult
  * @property {boolean} ok false when the scenario is invalid (the previous simulation is kept)
- * @property {Problem[]} errors what makes it invalid
- * @property {Problem[]} notes information that does not (a dropped server-set field)
+ * @property {Problem[]} errors what makes it invalid: the first 100
+ * @property {Problem[]} notes information that does not (a dropped server-set field): the first 100
+ * @property {number} moreErrors how many errors there are beyond the first 100
+ * @property {number} moreNotes how many notes there are beyond the first 100
  * @property {string} [error] a failure that is not about the text (an unknown built-in name)
  */
 

@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"converge/core/simtest"
 )
 
 // argsScenario is a one-Deployment scenario whose container args are the
@@ -56,5 +58,21 @@ func TestValidateAndRunAgree(t *testing.T) {
 				require.Equal(t, f+tc.want+"\n", errOut, "%v", cmd)
 			}
 		})
+	}
+}
+
+// TestProblemOutputIsCapped: one bad anchor aliased 60,000 times is 60,001
+// problems; every command prints the first 100 and a count of the rest.
+func TestProblemOutputIsCapped(t *testing.T) {
+	t.Parallel()
+	f := writeFile(t, "flood.yaml", simtest.AliasFloodYAML(60_000))
+	for _, cmd := range [][]string{{"validate", f}, {"run", f}, {"share", f}, {"kubectl", "--scenario", f, "get", "pods"}} {
+		code, out, errOut := runCLI(t, cmd...)
+		assert.Equal(t, exitBadInput, code, "%v", cmd)
+		assert.Empty(t, out, "%v", cmd)
+		lines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
+		require.Equal(t, 101, len(lines), "%v", cmd)
+		assert.Equal(t, f+":16:18: cannot decode a mapping into spec.template.spec.containers[0].args[0] (a string)", lines[0], "%v", cmd)
+		assert.Equal(t, "... and 59,901 more problems", lines[100], "%v", cmd)
 	}
 }

@@ -39,9 +39,7 @@ replays the scenario exactly, steps included.`,
 				return badInput(err)
 			}
 			if _, probs := scenario.Parse(data, args[0]); probs.HasErrors() {
-				for _, p := range probs {
-					fprintln(e.stderr, p.String())
-				}
+				printProblems(e.stderr, probs)
 				return badInput(nil)
 			}
 			enc, err := scenario.EncodeShare(data)
