@@ -410,3 +410,28 @@ func TestDecodeIntoScalarsAndNodes(t *testing.T) {
 type Inline struct {
 	Embedded string `json:"embedded"`
 }
+
+// TestEncodingErrorsAreAtTheirPosition: a control character or a byte that
+// is not UTF-8 is reported where it is (the YAML parser's message has no
+// position), with the character or byte it found.
+func TestEncodingErrorsAreAtTheirPosition(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, in, want string
+	}{
+		{"a control character", "name: x\ntitle: a\x07b\n", "m.yaml:2:9: invalid YAML: control characters are not allowed (found U+0007)"},
+		{"a NUL", "a: 1\nb: x\x00\n", "m.yaml:2:5: invalid YAML: control characters are not allowed (found U+0000)"},
+		{"after multi-byte characters", "title: ééé\x01\n", "m.yaml:1:11: invalid YAML: control characters are not allowed (found U+0001)"},
+		{"after a byte order mark", "\xef\xbb\xbfname: x\ntitle: \x01\n", "m.yaml:2:8: invalid YAML: control characters are not allowed (found U+0001)"},
+		{"a byte that is not UTF-8", "name: x\ndescription: bad \xff byte\n", "m.yaml:2:18: invalid YAML: invalid leading UTF-8 octet (found byte 0xff; a file must be UTF-8)"},
+		{"Latin-1 text", "name: x\ntitle: \"\xe9t\xe9\"\n", "m.yaml:2:9: invalid YAML: invalid trailing UTF-8 octet (found byte 0xe9; a file must be UTF-8)"},
+		{"a sequence cut short at the end", "a: b\xe2\x82", "m.yaml:1:5: invalid YAML: incomplete UTF-8 octet sequence (found byte 0xe2; a file must be UTF-8)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, probs := ParseDocuments([]byte(tc.in), "m.yaml")
+			assert.Equal(t, []string{tc.want}, problemStrings(probs))
+		})
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -101,6 +102,11 @@ func syntaxProblem(err error, data []byte, file string) Problem {
 		msg = strings.TrimPrefix(msg, "yaml: ")
 		if m := anchorRE.FindStringSubmatch(msg); m != nil {
 			p.Line, p.Col = offsetPosition(data, bytes.Index(data, []byte("*"+m[1])))
+		} else if off, found, ok := badCharacter(data); ok && encodingErrors[msg] {
+			// The reader's errors have no position: it is the first
+			// character the reader refuses.
+			p.Line, p.Col = offsetPosition(data, off)
+			msg += " (found " + found + ")"
 		}
 	}
 	p.Line = max(p.Line, 1)
@@ -108,14 +114,50 @@ func syntaxProblem(err error, data []byte, file string) Problem {
 	return p
 }
 
-// offsetPosition converts a byte offset into a line and column (1-based).
+// offsetPosition converts a byte offset into a line and column (1-based;
+// the column counts characters, as the parser's do).
 func offsetPosition(data []byte, off int) (int, int) {
 	if off < 0 || off > len(data) {
 		return 1, 1
 	}
 	line := 1 + bytes.Count(data[:off], []byte("\n"))
-	col := off - bytes.LastIndexByte(data[:off], '\n')
-	return line, col
+	start := bytes.LastIndexByte(data[:off], '\n') + 1
+	return line, 1 + utf8.RuneCount(data[start:off])
+}
+
+// encodingErrors are the YAML reader's errors about the characters of the
+// input, which carry no position.
+var encodingErrors = map[string]bool{
+	"control characters are not allowed": true,
+	"invalid leading UTF-8 octet":        true,
+	"invalid trailing UTF-8 octet":       true,
+	"incomplete UTF-8 octet sequence":    true,
+	"invalid Unicode character":          true,
+}
+
+// badCharacter finds the first character the YAML reader refuses: a byte
+// that is not UTF-8, or a character outside YAML's printable set (tab, line
+// feed, carriage return, U+0020–U+007E, U+0085, U+00A0–U+D7FF,
+// U+E000–U+FFFD, U+10000 and above; a byte order mark may open the file).
+// It returns its offset and what was found ("U+0007", "byte 0xff; ...").
+func badCharacter(data []byte) (off int, found string, ok bool) {
+	i := 0
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		i = 3
+	}
+	for i < len(data) {
+		r, size := utf8.DecodeRune(data[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			return i, fmt.Sprintf("byte 0x%02x; a file must be UTF-8", data[i]), true
+		case r == '\t', r == '\n', r == '\r', r >= 0x20 && r <= 0x7e, r == 0x85,
+			r >= 0xa0 && r <= 0xd7ff, r >= 0xe000 && r <= 0xfffd, r >= 0x10000:
+		default:
+			return i, fmt.Sprintf("U+%04X", r), true
+		}
+		i += size
+	}
+	return 0, "", false
 }
 
 // Expand returns a copy of n with every alias replaced by a copy of its

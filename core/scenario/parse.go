@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"maps"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -221,7 +222,12 @@ func (p *parser) str(n *yaml.Node, path string) (string, bool) {
 // greater than 0 unless zeroOK.
 func (p *parser) duration(n *yaml.Node, path string, zeroOK bool) (time.Duration, bool) {
 	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!int" && n.Value != "0" {
-		p.problem(nodePos(n), "%s: %s is a number; write a duration with a unit, such as %ss", path, n.Value, n.Value)
+		// Suggest N seconds only when that is a duration Parse accepts.
+		if secs, err := strconv.ParseInt(n.Value, 10, 64); err == nil && secs > 0 && secs <= int64(MaxDuration/time.Second) {
+			p.problem(nodePos(n), "%s: %s is a number; write a duration with a unit, such as %ss", path, n.Value, n.Value)
+		} else {
+			p.problem(nodePos(n), "%s: %s is a number; write a duration with a unit, at most 24h", path, n.Value)
+		}
 		return 0, false
 	}
 	var s string
@@ -235,6 +241,8 @@ func (p *parser) duration(n *yaml.Node, path string, zeroOK bool) (time.Duration
 	d, err := time.ParseDuration(s)
 	var msg string
 	switch {
+	case err != nil && DurationOutOfRange(s):
+		msg = fmt.Sprintf("%s is longer than the maximum of 24h", s)
 	case err != nil:
 		msg = fmt.Sprintf("invalid duration %q; use Go syntax such as 90s, 5m or 1h30m", s)
 	case d < 0:
@@ -251,6 +259,19 @@ func (p *parser) duration(n *yaml.Node, path string, zeroOK bool) (time.Duration
 		return 0, false
 	}
 	return d, true
+}
+
+// durationSyntax is the syntax time.ParseDuration reads: a sign, then one
+// or more decimal numbers each with a unit.
+var durationSyntax = regexp.MustCompile(`^[-+]?((\d+(\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h))+$`)
+
+// DurationOutOfRange reports whether s is written in Go's duration syntax
+// but is more than a time.Duration holds (about 290 years), which
+// time.ParseDuration refuses as "invalid": 99999999h is too long, not
+// misspelled.
+func DurationOutOfRange(s string) bool {
+	_, err := time.ParseDuration(s)
+	return err != nil && durationSyntax.MatchString(s)
 }
 
 // name reads the required name field of parent (a path, "" at the top).
@@ -272,7 +293,7 @@ func (p *parser) name(n *yaml.Node, parent string) (string, bool) {
 		return "", false
 	}
 	if msg := nameError(s); msg != "" {
-		p.problem(nodePos(n), "%s: invalid name %q: %s, at most 63 characters", path, s, msg)
+		p.problem(nodePos(n), "%s: invalid name %q: %s", path, s, msg)
 		return "", false
 	}
 	return s, true

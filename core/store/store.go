@@ -330,11 +330,18 @@ func checkReplicas(kind string, obj api.Object) error {
 		r = o.Spec.Replicas
 	}
 	if r != nil && *r > MaxReplicas {
-		errs := field.ErrorList{field.Invalid(field.NewPath("spec", "replicas"), *r,
-			fmt.Sprintf("must be less than or equal to %d in Converge (a simulation limit, not a Kubernetes one)", MaxReplicas))}
-		return NewInvalid(kind, obj.GetObjectMeta().Name, errs)
+		return TooManyReplicas(kind, obj.GetObjectMeta().Name, int64(*r))
 	}
 	return nil
+}
+
+// TooManyReplicas is the Invalid error of a Deployment or ReplicaSet of
+// kind asking for replicas beyond MaxReplicas, with the value as asked for
+// (kubectl scale checks it so, before the value is narrowed to int32).
+func TooManyReplicas(kind, name string, replicas int64) error {
+	errs := field.ErrorList{field.Invalid(field.NewPath("spec", "replicas"), replicas,
+		fmt.Sprintf("must be less than or equal to %d in Converge (a simulation limit, not a Kubernetes one)", MaxReplicas))}
+	return NewInvalid(kind, name, errs)
 }
 
 // Update replaces an object's metadata and spec (the main resource). Status

@@ -159,7 +159,14 @@ func parseT(v string, duration time.Duration) (int64, string) {
 	}
 	end := int64(duration / time.Second)
 	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil {
+	switch {
+	case errors.Is(err, strconv.ErrRange) || scenario.DurationOutOfRange(v):
+		// Beyond int64 or time.Duration: past the end, or before the start.
+		if strings.HasPrefix(v, "-") {
+			return 0, fmt.Sprintf("t=%s is before the start; opening at 0s.", v)
+		}
+		return end, ""
+	case err != nil:
 		d, derr := time.ParseDuration(v)
 		if derr != nil || d%time.Second != 0 {
 			return 0, fmt.Sprintf("t=%s is not a whole number of seconds; opening at 0s.", v)
