@@ -143,6 +143,15 @@ func (a *app) renderParts(prof profiler) {
 	}
 }
 
+// Progress draws the progress of a seek in slices alone (between slices,
+// the rest of the page waits for the seek to end).
+func (a *app) Progress(inst *Instance) {
+	a.inst = inst
+	a.timeline.drawSeeking(a)
+}
+
+var _ progressRenderer = (*app)(nil)
+
 // newSim resets what belongs to the previous simulation.
 func (a *app) newSim() {
 	if d := focusName(a.sim, a.focus); d != a.focus {

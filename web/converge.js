@@ -90,6 +90,12 @@ import { defineElement } from "./converge-sim.js";
  * @typedef {{t: number, deployments: {name: string, desired: number, updated: number, ready: number, available: number, total: number, maxSurge: number, maxUnavailable: number}[], services?: {name: string, requests: number, succeeded: number}[], markers?: {kind: string, label: string}[]}} Sample
  */
 
+/**
+ * How far a seekAsync has come: the second it is at, the second it computes
+ * from (a checkpoint, or where it was) and its target, and the part done.
+ * @typedef {{t: number, from: number, target: number, fraction: number}} SeekProgress
+ */
+
 /** A raw Go function: it returns its value, or an Error object to throw. */
 /** @typedef {(...args: unknown[]) => any} RawFunc */
 
@@ -201,10 +207,25 @@ export class Simulation {
 
   /**
    * Moves to second t, forwards or backwards (replaying from a checkpoint).
+   * Throws when that would keep the page busy beyond about a second (use
+   * seekAsync).
    * @param {number} t
    * @returns {Snapshot}
    */
   seek(t) { return this.#json("seek", t); }
+
+  /**
+   * Moves to second t in slices, one per animation frame, so that the page
+   * stays responsive however far t is; seek() refuses a jump that would
+   * keep the page busy beyond about a second. Any other change of the
+   * simulation (a load, a step, a seek, a command) stops it first.
+   * @param {number} t
+   * @param {{onProgress?: (progress: SeekProgress) => void, signal?: AbortSignal}} [options]
+   *   onProgress after each slice; signal aborts the seek where it is (a whole second)
+   * @returns {Promise<Snapshot>} the snapshot of t; rejects with the signal's reason when aborted,
+   *   with an AbortError when another change stops it, with a TypeError for a wrong argument
+   */
+  async seekAsync(t, options) { return JSON.parse(await this.#call("seekAsync", t, options)); }
 
   /**
    * seek() without building a snapshot: returns the new second. With 1,000

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"converge/core/scenario"
+	"converge/core/simtest"
+)
+
+// daySharePath is the page's address of a small scenario that runs 24h,
+// opened at t.
+func daySharePath(t testing.TB, replicas, nodes int, at string) string {
+	t.Helper()
+	src := simtest.RolloutYAML(simtest.RolloutOptions{Name: "day", Duration: "24h", Nodes: nodes, PodsPerNode: 110,
+		Replicas: replicas, Image: "nginx:1.25", Rollouts: []simtest.Rollout{{At: "10s", Image: "nginx:1.26"}}})
+	share, err := scenario.EncodeShare([]byte(src))
+	require.NoError(t, err)
+	return "/#s=" + share + "&t=" + at
+}
+
+// TestUIFarSeekGoesInSlices: &t=86400 opens at once and computes the day in
+// slices, with a progress line and Cancel under the timeline; Cancel stops
+// there and draws that second.
+func TestUIFarSeekGoesInSlices(t *testing.T) {
+	srv := startServe(t)
+	p := openUI(t, srv, daySharePath(t, 5, 3, "86400"), 1280, 900, "light")
+	p.waitFor(t, `!document.querySelector(".cv-seeking").hidden && document.querySelector(".cv-seek-text").textContent.startsWith("Computing up to 24h: ")`)
+	p.shot(t, "seeking", false)
+	state := evalJS[struct {
+		T      int64  `json:"t"`
+		Target int64  `json:"target"`
+		Max    string `json:"max"`
+	}](t, p, `({t: converge.time(), target: converge.startup.t, max: document.querySelector(".cv-seek-bar").getAttribute("max")})`)
+	assert.Equal(t, int64(86400), state.Target, "open reports the second it goes to")
+	assert.Less(t, state.T, int64(86400), "and returns before it is there")
+	assert.Equal(t, "86400", state.Max)
+
+	p.waitFor(t, `converge.time() > 100`)
+	at := evalJS[int64](t, p, `(document.querySelector(".cv-seeking button").click(), converge.time())`)
+	p.waitFor(t, `document.querySelector(".cv-seeking").hidden`)
+	after := evalJS[struct {
+		T   int64  `json:"t"`
+		Now string `json:"now"`
+	}](t, p, `({t: converge.time(), now: document.querySelector(".cv-now").textContent})`)
+	assert.Equal(t, at, after.T, "Cancel stops at the second reached")
+	assert.Contains(t, after.Now, "t = ", "the page drew that second")
+	p.assertNoConsoleErrors(t)
+}
+
+// TestBrowserSeekAsync: the JS API's seekAsync in the page resolves with
+// the snapshot, reports progress, and an AbortController stops it; seek
+// refuses the same jump, naming seekAsync.
+func TestBrowserSeekAsync(t *testing.T) {
+	srv := startServe(t)
+	p := openPage(t, srv.URL+daySharePath(t, 5, 3, "0"))
+	p.waitReady(t)
+	got := evalJS[struct {
+		Refused  string `json:"refused"`
+		T        int64  `json:"t"`
+		Steps    int    `json:"steps"`
+		Aborted  string `json:"aborted"`
+		StoppedT int64  `json:"stoppedT"`
+	}](t, p, `(async () => {
+		let refused = "";
+		try { converge.seek(86400); } catch (e) { refused = e.message; }
+		const sim = converge.create();
+		sim.load(converge.scenario());
+		let steps = 0;
+		const snap = await sim.seekAsync(20000, {onProgress: () => steps++});
+		const ctrl = new AbortController();
+		let aborted = "";
+		try {
+			await sim.seekAsync(86400, {signal: ctrl.signal, onProgress: (p) => { if (p.t > 21000) ctrl.abort(); }});
+		} catch (e) { aborted = e.name; }
+		return {refused, t: snap.t, steps, aborted, stoppedT: sim.time()};
+	})()`)
+	assert.Contains(t, got.Refused, "seek(86400) would compute 86,400 simulated seconds")
+	assert.Contains(t, got.Refused, "use seekAsync(86400), which works in slices")
+	assert.Equal(t, int64(20000), got.T)
+	assert.Positive(t, got.Steps, "progress after the slices")
+	assert.Equal(t, "AbortError", got.Aborted)
+	assert.Greater(t, got.StoppedT, int64(21000))
+	assert.Less(t, got.StoppedT, int64(86400))
+	p.assertNoConsoleErrors(t)
+}
+
+// BenchmarkBrowserLongestBlock opens &t=86400 on a scenario and reports the
+// longest task on the page's main thread (PerformanceObserver longtask)
+// from the navigation until the day is computed, and how long that took:
+//
+//	go test -run '^$' -bench BrowserLongestBlock -benchtime 1x ./cmd/converge
+//
+// CONVERGE_BLOCK_PODS and CONVERGE_BLOCK_NODES set the size (default 5
+// pods on 3 nodes; the largest allowed is 10,000 on 500).
+func BenchmarkBrowserLongestBlock(b *testing.B) {
+	pods, nodes := envInt("CONVERGE_BLOCK_PODS", 5), envInt("CONVERGE_BLOCK_NODES", 3)
+	srv := startServe(b)
+	for b.Loop() {
+		p := openPage(b, srv.URL+daySharePath(b, pods, nodes, "86400"))
+		got := evalJS[[3]float64](b, p, `(async () => {
+			let longest = 0;
+			globalThis.longtasks = [];
+			new PerformanceObserver((l) => { for (const e of l.getEntries()) { longest = Math.max(longest, e.duration); longtasks.push([Math.round(e.startTime), Math.round(e.duration)]); } })
+				.observe({type: "longtask", buffered: true});
+			await converge.ready;
+			globalThis.readyAt = performance.now();
+			while (converge.time() < 86400) {
+				if (!document.querySelector(".cv-seeking") || document.querySelector(".cv-seeking").hidden) {
+					if (converge.time() < 86400) throw new Error("the seek stopped at " + converge.time());
+				}
+				await new Promise((r) => setTimeout(r, 200));
+			}
+			await new Promise((r) => setTimeout(r, 500));
+			return [longest, performance.now(), converge.time()];
+		})()`)
+		if os.Getenv("CONVERGE_BLOCK_VERBOSE") != "" {
+			fmt.Println(evalJS[string](b, p, `JSON.stringify({readyAt: Math.round(readyAt), longtasks: longtasks.filter((x) => x[1] > 200)})`))
+		}
+		b.ReportMetric(got[0], "longest-task-ms")
+		b.ReportMetric(got[1]/1000, "s-to-24h")
+		fmt.Printf("longest main-thread task: %.0f ms; 24h computed %.1f s after the navigation (%d pods, %d nodes)\n", got[0], got[1]/1000, pods, nodes)
+	}
+}
+
+// envInt is the environment variable name as a number, or def.
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
+		return v
+	}
+	return def
+}
