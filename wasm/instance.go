@@ -291,12 +291,14 @@ type instances struct {
 	newRenderer RendererFunc
 	next        int
 	byID        map[int]*Instance
+	// budget is what the instances may hold together (budget.go).
+	budget int64
 }
 
 // newInstances makes the table of a page whose library is lib and whose
 // instances draw with newRenderer (nil: they draw nothing).
 func newInstances(lib *bridge.Library, newRenderer RendererFunc) *instances {
-	return &instances{lib: lib, newRenderer: newRenderer, byID: map[int]*Instance{}}
+	return &instances{lib: lib, newRenderer: newRenderer, byID: map[int]*Instance{}, budget: PageMemoryBudget}
 }
 
 // create adds an instance with no simulation.

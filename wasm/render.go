@@ -41,6 +41,8 @@ type app struct {
 	loop       *loopPart
 	tabs       *tabsPart
 	play       *player
+	// rescue keeps the page's rescue copy (rescue.go).
+	rescue rescuer
 }
 
 // panel is one tab of the page.
@@ -85,7 +87,7 @@ func (a *app) build() {
 		main := d.el("div", "cv-main").add(a.why.el, a.rollout.el, a.tabs.el)
 		side := d.el("aside", "cv-side").add(a.intro.el, a.loop.el, a.intro.checksEl)
 		side.setAttr("aria-label", "Scenario and controllers")
-		a.el.add(a.alert, a.intro.bar, a.timeline.el, a.loading, d.el("div", "cv-grid").add(main, side))
+		a.el.add(a.offerRescue(), a.alert, a.intro.bar, a.timeline.el, a.loading, d.el("div", "cv-grid").add(main, side))
 	}
 	if a.opts.Embed {
 		a.el.setClass("cv-app cv-embed")
@@ -127,6 +129,7 @@ func (a *app) Render(inst *Instance) {
 	}
 	prof := profiling()
 	prof.part("render", func() { a.renderParts(prof) })
+	a.keepRescue()
 }
 
 // renderParts draws every part on screen.

@@ -64,6 +64,7 @@ func newEditor(a *app) *editorPanel {
 	}, self)
 	a.ls.on(p.text, "input", func(dom.Event) {
 		p.model.Edit(p.text.value())
+		a.keepDraft(p.text.value())
 		p.draw()
 		p.scrolled()
 	})
@@ -79,6 +80,7 @@ func newEditor(a *app) *editorPanel {
 	a.ls.on(p.apply, "click", func(dom.Event) { p.applyText(a) })
 	a.ls.on(p.revert, "click", func(dom.Event) {
 		p.model.Revert()
+		a.keepDraft("")
 		profiling().part("tab", func() { p.render(a) })
 	})
 	a.ls.on(p.problems, "click", func(ev dom.Event) {
@@ -180,6 +182,7 @@ func (p *editorPanel) applyText(a *app) {
 	a.inst.Batch(func() {
 		a.play.halt()
 		if p.model.Applied(text, a.inst.Load([]byte(text))) {
+			a.keepDraft("")
 			a.shareURL()
 			a.selectTab("editor")
 		}

@@ -27,6 +27,7 @@
 // `_boot.resolve(bridge)`; this module keeps the raw bridge to itself.
 
 import { defineElement } from "./converge-sim.js";
+import { showStopped, stoppedMessage } from "./crash.js";
 
 /**
  * One simulated second: the same JSON as a line of `converge run --output
@@ -109,6 +110,39 @@ function unwrap(v) {
 }
 
 /**
+ * Calls a raw Go function; once the Go runtime has exited, throws the
+ * page's plain message instead of wasm_exec's "Go program has already
+ * exited" (see crash.js).
+ * @param {() => unknown} f
+ * @returns {any}
+ */
+function callGo(f) {
+  try {
+    return unwrap(f());
+  } catch (err) {
+    if (err instanceof Error && err.message.includes("Go program has already exited")) {
+      throw new Error(stoppedMessage);
+    }
+    throw err;
+  }
+}
+
+/**
+ * Disposes the Go side of simulations whose JS object was collected
+ * without dispose(), so that leaked create()s do not add up.
+ */
+const leaks =
+  typeof FinalizationRegistry === "function"
+    ? new FinalizationRegistry((/** @type {Record<string, RawFunc>} */ raw) => {
+        try {
+          raw.dispose();
+        } catch {
+          // The runtime has stopped: nothing is left to free.
+        }
+      })
+    : null;
+
+/**
  * One simulation. globalThis.converge has all of these methods for the
  * page's default instance; converge.create() makes more.
  */
@@ -132,6 +166,8 @@ export class Simulation {
     this.id = raw.id;
     /** @readonly the simulator's version, e.g. "0.1.0" */
     this.version = bridge.version;
+    /** @readonly true: create() beyond the page's memory budget gives {ok: false, error} instead */
+    this.ok = true;
   }
 
   /**
@@ -141,7 +177,7 @@ export class Simulation {
    */
   #call(name, ...args) {
     if (this.#disposed) throw new Error(`simulation ${this.id} is disposed`);
-    return unwrap(this.#raw[name](...args));
+    return callGo(() => this.#raw[name](...args));
   }
 
   /**
@@ -306,25 +342,26 @@ export class Simulation {
   unmount(element) { this.#call("unmount", element); }
 
   /** @returns {ScenarioInfo[]} the built-in library, by name */
-  scenarios() { return JSON.parse(unwrap(this.#bridge.scenarios())); }
+  scenarios() { return JSON.parse(callGo(() => this.#bridge.scenarios())); }
 
   /**
    * The YAML a share payload carries; throws on a corrupt or too large one.
    * @param {string} share
    * @returns {string}
    */
-  fromFragment(share) { return unwrap(this.#bridge.fromFragment(share)); }
+  fromFragment(share) { return callGo(() => this.#bridge.fromFragment(share)); }
 
   /**
    * The share payload of a YAML text (at most 64 KiB).
    * @param {string} yaml
    * @returns {string}
    */
-  toFragment(yaml) { return unwrap(this.#bridge.toFragment(yaml)); }
+  toFragment(yaml) { return callGo(() => this.#bridge.toFragment(yaml)); }
 
   /** Frees the simulation and everything it drew; later calls throw. */
   dispose() {
     if (this.#disposed) return;
+    leaks?.unregister(this);
     this.#call("dispose");
     this.#disposed = true;
   }
@@ -336,10 +373,11 @@ export class Simulation {
  * started.
  * @typedef {object} ConvergeExtras
  * @property {Promise<void>} ready resolves once everything below is installed; rejects if the simulator cannot start
- * @property {() => Simulation} create a new, independent simulation (nothing loaded yet)
+ * @property {() => Simulation | {ok: false, error: string}} create a new, independent simulation (nothing loaded yet); beyond the page's memory budget, {ok: false, error}
  * @property {() => number} instances how many simulations are alive (the default included)
  * @property {Simulation} default the default instance itself
  * @property {OpenResult} startup what the page's address opened in the default instance (error: the message to show)
+ * @property {boolean} stopped true once the simulator has stopped (crash.js says so in the page; every call then throws)
  * @typedef {Simulation & ConvergeExtras} Converge
  */
 
@@ -404,10 +442,16 @@ async function boot(api) {
       throw new Error(`loading ${wasmURL.pathname}: HTTP ${response.status} (run make build)`);
     }
     const { instance } = await WebAssembly.instantiateStreaming(response, go.importObject);
-    const exited = go.run(instance).then(() => {
+    const run = go.run(instance);
+    const exited = run.then(() => {
       throw new Error("the simulator exited before it was ready");
     });
+    exited.catch(() => {}); // once ready, the exit is reported below
     const bridge = await Promise.race([started, exited]);
+    run.then(() => {
+      api.stopped = true;
+      showStopped(Boolean(global.document?.getElementById("app")) && !api.startup?.embed);
+    });
     const def = new Simulation(bridge.default, bridge);
     for (const name of methods) {
       api[name] = /** @type {any} */ (def)[name].bind(def);
@@ -415,8 +459,15 @@ async function boot(api) {
     Object.assign(api, {
       version: bridge.version,
       default: def,
-      create: () => new Simulation(unwrap(bridge.create()), bridge),
-      instances: () => unwrap(bridge.count()),
+      create: () => {
+        const raw = callGo(() => bridge.create());
+        if (typeof raw === "string") return JSON.parse(raw); // {ok: false, error}: the memory budget
+        const sim = new Simulation(raw, bridge);
+        leaks?.register(sim, raw, sim);
+        return sim;
+      },
+      instances: () => callGo(() => bridge.count()),
+      stopped: false,
     });
     api.startup = def.openURL(global.location?.href ?? "");
     // A share link pasted into the address bar of a page that is already
