@@ -19,30 +19,29 @@ const minimumGracePeriod = 2 * time.Second
 // exitSIGKILL is the exit code of a container killed by SIGKILL (128+9).
 const exitSIGKILL = 137
 
-// deletionGrace is the grace period a deleted pod's containers are stopped
-// with: the one the deletion set, else the pod's (30s by default).
-func deletionGrace(p *api.Pod) int64 {
-	if p.DeletionGracePeriodSeconds != nil {
+// killGrace is kuberuntime's setTerminationGracePeriod: the grace period
+// of the pod's deletion when it is being deleted, else for a container
+// killed by its liveness or startup probe that probe's
+// terminationGracePeriodSeconds when set, else the pod's (which the API
+// defaults to 30s).
+func killGrace(p *api.Pod, c *api.Container, reason killReason) int64 {
+	switch {
+	case p.DeletionGracePeriodSeconds != nil:
 		return *p.DeletionGracePeriodSeconds
+	case p.Spec.TerminationGracePeriodSeconds != nil:
+		var pr *api.Probe
+		switch reason {
+		case killLiveness:
+			pr = c.LivenessProbe
+		case killStartup:
+			pr = c.StartupProbe
+		}
+		if pr != nil && pr.TerminationGracePeriodSeconds != nil {
+			return *pr.TerminationGracePeriodSeconds
+		}
+		return *p.Spec.TerminationGracePeriodSeconds
 	}
-	return api.Deref64(p.Spec.TerminationGracePeriodSeconds, api.DefaultTerminationGracePeriodSeconds)
-}
-
-// probeGrace is setTerminationGracePeriod for a container killed by its
-// liveness or startup probe: the probe's terminationGracePeriodSeconds when
-// set, else the pod's.
-func probeGrace(p *api.Pod, i int, reason killReason) int64 {
-	if p.DeletionGracePeriodSeconds != nil {
-		return *p.DeletionGracePeriodSeconds
-	}
-	kind := livenessProbe
-	if reason == killStartup {
-		kind = startupProbe
-	}
-	if pr := specProbe(&p.Spec.Containers[i], kind); pr != nil && pr.TerminationGracePeriodSeconds != nil {
-		return *pr.TerminationGracePeriodSeconds
-	}
-	return api.Deref64(p.Spec.TerminationGracePeriodSeconds, api.DefaultTerminationGracePeriodSeconds)
+	return int64(minimumGracePeriod / time.Second)
 }
 
 // kill starts stopping running container i as kuberuntime's killContainer
@@ -63,7 +62,7 @@ func (k *Controller) kill(ctx *controller.Context, ps *podState, p *api.Pod, i i
 	k.event(ctx, p, api.EventTypeNormal, ReasonKilling, msgKill(reason, c.name, restart))
 	im := k.image(c.image)
 	left := time.Duration(max(grace, 0)) * time.Second
-	c.sigtermAt = now
+	c.killAt, c.sigtermAt = now, now
 	if h := preStopHook(spec); h != nil && left > 0 {
 		d, failed := hookDuration(h, im, now.Sub(c.startedAt))
 		if failed {
@@ -102,7 +101,10 @@ func (k *Controller) killDone(ctx *controller.Context, ps *podState, p *api.Pod,
 	if c.sigkill {
 		how = "killed (SIGKILL at the end of the grace period, exit code 137)"
 	}
-	log.act("container " + c.name + " in pod " + p.Name + " " + how)
+	if c.kill != killDelete || c.sigkill || now.After(c.killAt) {
+		// (a container that exits at once on SIGTERM is told by "stop pod")
+		log.act("container " + c.name + " in pod " + p.Name + " " + how)
+	}
 	if c.kill == killDelete {
 		c.finish(c.exitCode, now)
 		c.ph, c.at = phStopped, time.Time{}
@@ -205,7 +207,7 @@ func sleepArg(s string) time.Duration {
 // a probe will not restart, and the others stop where they are. It reports
 // whether a container was running.
 func (k *Controller) startTermination(ctx *controller.Context, ps *podState, p *api.Pod, now time.Time, log *nodeLog) bool {
-	ps.terminating, ps.grace = true, deletionGrace(p)
+	ps.terminating, ps.grace, ps.termStart = true, killGrace(p, nil, killDelete), now
 	running := false
 	for i := range ps.ctrs {
 		c := &ps.ctrs[i]

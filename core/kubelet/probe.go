@@ -23,6 +23,8 @@ import (
 // In Converge a worker's ticks are startedAt + initialDelaySeconds + k *
 // periodSeconds, to the second.
 
+func spec(p *api.Pod, i int) *api.Container { return &p.Spec.Containers[i] }
+
 // specProbe is the container's probe of that kind, or nil.
 func specProbe(c *api.Container, kind probeKind) *api.Probe {
 	switch kind {
@@ -178,16 +180,19 @@ func (k *Controller) probeSet(ctx *controller.Context, ps *podState, p *api.Pod,
 		if rd := &c.probes[readinessProbe]; rd.period > 0 {
 			// The status update triggers the readiness worker at once
 			// (prober_manager.UpdatePodStatus), once its initial delay passed.
-			rd.next = rd.tickAfter(now, true)
+			rd.next = rd.base
+			if now.After(rd.base) {
+				rd.next = now
+			}
 		} else {
 			c.ready = true
 		}
 		return true
 	case kind == startupProbe:
-		k.kill(ctx, ps, p, i, killStartup, probeGrace(p, i, killStartup), now, log)
+		k.kill(ctx, ps, p, i, killStartup, killGrace(p, spec(p, i), killStartup), now, log)
 		return true
 	case kind == livenessProbe && w.result == resultFailure:
-		k.kill(ctx, ps, p, i, killLiveness, probeGrace(p, i, killLiveness), now, log)
+		k.kill(ctx, ps, p, i, killLiveness, killGrace(p, spec(p, i), killLiveness), now, log)
 		return true
 	case kind == readinessProbe:
 		was := c.ready

@@ -133,6 +133,7 @@ type ctr struct {
 	// A container being stopped (phKilling): why, when SIGTERM comes (after
 	// the preStop hook), and how it exits.
 	kill      killReason
+	killAt    time.Time
 	sigtermAt time.Time
 	exitCode  int32
 	sigkill   bool // the exit is a SIGKILL at the end of the grace period
@@ -172,7 +173,8 @@ type podState struct {
 	// terminating: the pod is being deleted and its containers are being
 	// stopped; killed: they all stopped, the pod is removed at removeAt.
 	terminating bool
-	grace       int64 // the grace period the containers are being stopped with
+	grace       int64     // the grace period the containers are being stopped with
+	termStart   time.Time // when the kubelet began to stop them
 	killed      bool
 	removeAt    time.Time
 	noIP        bool      // sandbox creation failed for want of an IP; FailedCreatePodSandBox sent
