@@ -130,6 +130,37 @@ func TestCleanupUnhealthyReplicas(t *testing.T) {
 	})
 }
 
+func TestCleanupUnhealthyReplicasStopsAtAStaleStatus(t *testing.T) {
+	t.Parallel()
+	// An old RS just scaled from 5 to 3 whose status still says 5 available
+	// would be "cleaned up" to 5: upstream's cleanupUnhealthyReplicas returns
+	// an error ("got invalid request to scale down ... 3 -> 5") and
+	// reconcileOldReplicaSets scales nothing more in that pass, not even
+	// what scaleDownOldReplicaSetsForRollingUpdate would allow.
+	f := newFixture(t)
+	d := f.deployment(1, rolling("30%", "1"))
+	f.rs(d, rsSpec{name: "older", image: "foo:0", replicas: 3, status: 3, available: 1})
+	f.advance(1)
+	f.rs(d, rsSpec{name: "stale", image: "foo:1", replicas: 3, status: 5, available: 5})
+	f.advance(1)
+	newRS := f.rs(d, rsSpec{name: "foo-new", replicas: 0})
+	old := []*api.ReplicaSet{f.getRS("older"), f.getRS("stale")}
+	s := f.syncer("foo")
+
+	_, n, err := s.cleanupUnhealthyReplicas(old, 10)
+	require.ErrorIs(t, err, errStaleReplicaSetStatus)
+	assert.Equal(t, int32(2), n, "the older RS before it was cleaned up")
+	assert.Equal(t, int32(1), specOf(f.getRS("older")))
+	assert.Equal(t, int32(3), specOf(f.getRS("stale")))
+
+	old = []*api.ReplicaSet{f.getRS("older"), f.getRS("stale")}
+	scaled, err := s.reconcileOldReplicaSets(append(old, newRS), old, newRS)
+	require.NoError(t, err, "the error ends the scale-down, not the pass")
+	assert.False(t, scaled)
+	assert.Equal(t, int32(1), specOf(f.getRS("older")), "nothing left to clean up in the older RS")
+	assert.Equal(t, int32(3), specOf(f.getRS("stale")), "the available pods of the stale RS are not scaled down")
+}
+
 func TestScaleDownOldReplicaSetsForRollingUpdate(t *testing.T) {
 	t.Parallel()
 	// TestDeploymentController_scaleDownOldReplicaSetsForRollingUpdate rows: maxSurge 0, allRSs = oldRSs = [oldRS].
