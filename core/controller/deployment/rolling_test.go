@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"converge/core/api"
+	"converge/core/simtest"
 )
 
 // Where an upstream fixture uses maxSurge 0 with maxUnavailable 0 (which
@@ -205,4 +206,38 @@ func TestScaleDownOldReplicaSetsForRollingUpdate(t *testing.T) {
 		assert.Equal(t, int32(0), specOf(f.getRS("rolled-back")))
 		assert.Equal(t, int32(2), specOf(f.getRS("younger")))
 	})
+}
+
+func TestStatusAfterScalingCountsTheSizesTheSyncRead(t *testing.T) {
+	t.Parallel()
+	// rolloutRolling and rolloutRecreate compute status from the ReplicaSets
+	// they read at the start of the pass (syncRolloutStatus(allRSs, newRS)
+	// with the copies from before the scale), so unavailableReplicas
+	// (Σ spec − available) is the one from before the scale.
+	tests := []struct {
+		name                      string
+		strategy                  simtest.DeploymentOption
+		oldSpec, oldAvail, newSpc int32
+		want                      int32 // unavailableReplicas
+		wantNewSpec               int32
+		wantOldSpec               int32
+	}{
+		{"rolling: new RS scaled up 0 -> 1 (after: 1)", rolling("25%", "25%"), 3, 3, 0, 0, 1, 3},
+		{"rolling: old RS scaled down 4 -> 2 (after: 0)", rolling("0", "1"), 4, 3, 0, 1, 0, 2},
+		{"recreate: old RS scaled down 3 -> 0 (after: 0)", simtest.WithRecreate(), 3, 1, 0, 2, 0, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			f := newFixture(t)
+			d := f.deployment(3, tc.strategy)
+			f.rs(d, rsSpec{name: "foo-old", image: "foo:1", replicas: tc.oldSpec, status: tc.oldSpec, available: tc.oldAvail, revision: "1"})
+			f.advance(1)
+			f.rs(d, rsSpec{name: "foo-new", replicas: tc.newSpc, revision: "2"})
+			f.sync()
+			assert.Equal(t, tc.wantNewSpec, specOf(f.getRS("foo-new")))
+			assert.Equal(t, tc.wantOldSpec, specOf(f.getRS("foo-old")))
+			assert.Equal(t, tc.want, f.getD("foo").Status.UnavailableReplicas)
+		})
+	}
 }
