@@ -59,8 +59,9 @@ func (c *State) PodOrder() []int {
 // Load builds the case's objects in a new store whose clock stands at
 // Base: each object is created at its own creation time, gets its status
 // and is brought to its generation by user updates; terminating pods are
-// then deleted gracefully. An error from the store (an invalid Deployment,
-// say) is returned as is, so that store.ReasonOf classifies it.
+// then deleted gracefully. The store's refusal of the Deployment is
+// returned as is, so that store.ReasonOf classifies it; a refused
+// ReplicaSet or pod is a broken case, reported as a plain error.
 func Load(c *Case) (*Loaded, error) {
 	if err := c.Check(); err != nil {
 		return nil, err
@@ -191,13 +192,13 @@ func (l *Loaded) createReplicaSet(c *Case, crs *ReplicaSet, d *api.Deployment) (
 	}
 	out, err := l.Store.Create(rs)
 	if err != nil {
-		return nil, fmt.Errorf("case %q: replica set %s: %w", c.Name, crs.Name, err)
+		return nil, fmt.Errorf("case %q: replica set %s: %v", c.Name, crs.Name, err)
 	}
 	for r := crs.Replicas + int32(gen-2); r >= crs.Replicas; r-- {
 		next := out.(*api.ReplicaSet).DeepCopy()
 		next.Spec.Replicas = api.Int32(r)
 		if out, err = l.Store.Update(next); err != nil {
-			return nil, fmt.Errorf("case %q: replica set %s: %w", c.Name, crs.Name, err)
+			return nil, fmt.Errorf("case %q: replica set %s: %v", c.Name, crs.Name, err)
 		}
 	}
 	created := out.(*api.ReplicaSet)
@@ -228,7 +229,7 @@ func (l *Loaded) createPod(c *Case, cp *Pod, owners map[string]*api.ReplicaSet) 
 	p.Status.ContainerStatuses = []api.ContainerStatus{{Name: "app", Image: cp.Image, Ready: cp.Ready, RestartCount: cp.Restarts}}
 	out, err := l.Store.Create(p)
 	if err != nil {
-		return fmt.Errorf("case %q: pod %s: %w", c.Name, cp.Name, err)
+		return fmt.Errorf("case %q: pod %s: %v", c.Name, cp.Name, err)
 	}
 	l.UIDs["pod/"+cp.Name] = out.GetObjectMeta().UID
 	return nil
