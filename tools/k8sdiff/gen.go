@@ -150,6 +150,17 @@ func (g *gen) replicaSets(c *k8scase.Case) {
 		g.rsStatus(&rs)
 		c.ReplicaSets = append(c.ReplicaSets, rs)
 	}
+	for i := range c.ReplicaSets {
+		// An unparsable revision only on the new ReplicaSet (one of its own
+		// template): upstream's ReplicaSetsByRevision falls back to creation
+		// order for it but not for the others, which is no strict weak
+		// ordering, and revisionHistoryLimit cleanup then deletes whichever
+		// its sort of the lister's (random) order puts first.
+		rs := &c.ReplicaSets[i]
+		if rs.Annotations[api.RevisionAnnotation] == "x" && !(hasNew && i == total-1 && uniqueImage(c.ReplicaSets, i)) {
+			rs.Annotations[api.RevisionAnnotation] = strconv.Itoa(i + 1)
+		}
+	}
 	if hasNew {
 		d.Image = c.ReplicaSets[total-1].Image
 	} else {
@@ -171,6 +182,15 @@ func (g *gen) replicaSets(c *k8scase.Case) {
 	if len(d.Annotations) == 0 {
 		d.Annotations = nil
 	}
+}
+
+func uniqueImage(rss []k8scase.ReplicaSet, i int) bool {
+	for j := range rss {
+		if j != i && rss[j].Image == rss[i].Image {
+			return false
+		}
+	}
+	return true
 }
 
 func (g *gen) rsAnnotations(d *k8scase.Deployment, i int) map[string]string {

@@ -53,8 +53,6 @@ type kube struct {
 	creates int
 	// rv is the last resourceVersion handed out.
 	rv int
-	// rebased counts the stale updates applied on the stored object.
-	rebased int
 }
 
 // runKube runs one sync of Kubernetes' controller on the case, with the
@@ -268,7 +266,6 @@ func (k *kube) versioned(action clienttesting.Action) (bool, runtime.Object, err
 		obj := a.GetObject().(metav1.Object)
 		stored, err := k.client.Tracker().Get(a.GetResource(), a.GetNamespace(), obj.GetName())
 		if err == nil && obj.GetResourceVersion() != stored.(metav1.Object).GetResourceVersion() {
-			k.rebased++
 			obj.SetOwnerReferences(stored.(metav1.Object).GetOwnerReferences())
 		}
 		obj.SetResourceVersion(next())
