@@ -298,3 +298,19 @@ func TestReplicaSetCreateError(t *testing.T) {
 	assert.Equal(t, []string{api.ConditionFalse, FailedRSCreateReason, e.Message}, []string{prog.Status, prog.Reason, prog.Message})
 	assert.True(t, strings.HasPrefix(ctx.Log.Records[0].Waiting, "retrying after error: "), ctx.Log.Records[0].Waiting)
 }
+
+func TestNewReplicaSetGetsCopiedAnnotationsWithItsNextScale(t *testing.T) {
+	t.Parallel()
+	// With an unparsable revision SetNewReplicaSetAnnotations stops early
+	// and nothing is written, but upstream's getNewReplicaSet returns its
+	// copy with the Deployment's annotations already copied: the pass's
+	// scale of that ReplicaSet writes them.
+	f := newFixture(t)
+	d := f.deployment(3, rolling("25%", "25%"), simtest.WithDeploymentAnnotations(map[string]string{api.ChangeCauseAnnotation: "set image"}))
+	f.rs(d, rsSpec{name: "foo-new", replicas: 1, status: 1, available: 1, revision: "x", annotations: replicasAnnotations(3, 4)})
+	f.sync()
+	rs := f.getRS("foo-new")
+	assert.Equal(t, int32(3), specOf(rs))
+	assert.Equal(t, "set image", rs.Annotations[api.ChangeCauseAnnotation])
+	assert.Equal(t, "x", rs.Annotations[api.RevisionAnnotation])
+}

@@ -165,17 +165,18 @@ func containsAll(set, sub map[string]string) bool {
 }
 
 // isAvailable is podutil.IsPodAvailable for a Ready=True condition: ready
-// for minReadySeconds, that is lastTransitionTime + minReadySeconds strictly
-// before now (any ready pod with minReadySeconds 0).
+// for minReadySeconds, that is lastTransitionTime + minReadySeconds at or
+// before now (any ready pod with minReadySeconds 0). Kubernetes 1.35
+// compares with Compare(now) <= 0; 1.28 wanted it strictly before now.
 //
-// Example: minReadySeconds 10, ready at 00:00:05: not available at 00:00:15,
-// available at 00:00:16.
+// Example: minReadySeconds 10, ready at 00:00:05: not available at 00:00:14,
+// available at 00:00:15.
 func isAvailable(ready *api.PodCondition, minReadySeconds int32, now time.Time) bool {
 	if minReadySeconds <= 0 {
 		return true
 	}
 	t := ready.LastTransitionTime
-	return !t.IsZero() && t.Add(time.Duration(minReadySeconds)*time.Second).Before(now)
+	return !t.IsZero() && !t.Add(time.Duration(minReadySeconds)*time.Second).After(now)
 }
 
 // releasePods removes the ReplicaSet's ownerReference from the pods its
