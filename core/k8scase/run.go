@@ -42,10 +42,10 @@ func (l *Loaded) Sync(c *Case) (*Outcome, error) {
 	var name string
 	switch c.Controller {
 	case DeploymentController:
-		name = deployment.Name
+		name = deployment.Component
 		deployment.New().Sync(ctx)
 	case ReplicaSetController:
-		name = replicaset.ComponentName
+		name = replicaset.Component
 		replicaset.New().Sync(ctx)
 	default:
 		return nil, fmt.Errorf("case %q: unknown controller %q", c.Name, c.Controller)

@@ -51,7 +51,7 @@ func TestRunCreatesTheNewReplicaSetAtItsSurge(t *testing.T) {
 	assert.Contains(t, got, `replicaset/web-{new} created: replicas=1 image=v2 minReadySeconds=0 owned=true annotations={deployment.kubernetes.io/desired-replicas="3", deployment.kubernetes.io/max-replicas="4", deployment.kubernetes.io/revision="2"}`)
 	assert.Contains(t, got, `deployment/web annotations[deployment.kubernetes.io/revision]: "1" -> "2"`)
 	assert.Contains(t, got, `deployment/web status.observedGeneration: 1 -> 2`)
-	assert.Contains(t, got, `event ScalingReplicaSet: Normal "Scaled up replica set web-{new} to 1"`)
+	assert.Contains(t, got, `event ScalingReplicaSet: Normal "Scaled up replica set web-{new} from 0 to 1"`)
 	assert.NotContains(t, got, "replicaset/web-1 spec.replicas", "no scale-down: maxUnavailable is 0 on 3 replicas")
 }
 

@@ -17,23 +17,7 @@ type simplification struct {
 	apply  func(c *k8scase.Case, r *Result) bool
 }
 
-var known = []simplification{
-	{
-		name: "creation event text",
-		reason: "Kubernetes 1.35 says \"Scaled up replica set X from 0 to N\" when it creates the new ReplicaSet; " +
-			"Converge says \"Scaled up replica set X to N\" (the text of 1.31 and earlier). The fix is one line in " +
-			"core/controller/deployment but changes the golden traces under core/sim/testdata, so it waits for the coordinator.",
-		apply: rewriteKube(regexp.MustCompile(`^(Normal "Scaled up replica set [^ ]+-\{new\}) from 0 (to \d+")$`), "event ScalingReplicaSet", "$1 $2"),
-	},
-	{
-		name: "deployment terminatingReplicas",
-		reason: "Kubernetes 1.35 writes the Deployment's status.terminatingReplicas, the sum of its ReplicaSets' " +
-			"(DeploymentReplicaSetTerminatingReplicas, beta and on by default); Converge's Deployment controller " +
-			"leaves it unset. The fix (deployment.TerminatingReplicas in calculateStatus) changes the golden traces " +
-			"under core/sim/testdata, so it waits for the coordinator.",
-		apply: dropKey("deployment status.terminatingReplicas"),
-	},
-}
+var known = []simplification{}
 
 // dropKey returns an apply that leaves the writes with the given key out
 // of the comparison, on both sides, when they differ.

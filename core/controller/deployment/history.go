@@ -267,7 +267,7 @@ func (s *syncer) getNewReplicaSet(rsList, oldRSs []*api.ReplicaSet, createIfNotE
 		return nil, err
 	}
 	if !alreadyExisted && n > 0 {
-		s.event(EventNormal, ScalingReplicaSetReason, fmt.Sprintf("Scaled up replica set %s to %d", created.Name, n))
+		s.event(EventNormal, ScalingReplicaSetReason, fmt.Sprintf("Scaled up replica set %s from 0 to %d", created.Name, n))
 	}
 	if !alreadyExisted {
 		s.act(fmt.Sprintf("create replica set %s with %s", created.Name, plural(n, "replica")))

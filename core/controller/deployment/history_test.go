@@ -180,7 +180,7 @@ func TestNewReplicaSetShape(t *testing.T) {
 		api.ChangeCauseAnnotation: "first"}, rs.Annotations)
 	assert.Equal(t, "1", d.Annotations[api.RevisionAnnotation])
 	assert.Equal(t, d.Generation, int64(1), "recording the revision is not a user edit")
-	assert.Equal(t, []string{"Scaled up replica set foo-" + hash + " to 3"}, eventTexts(ctx))
+	assert.Equal(t, []string{"Scaled up replica set foo-" + hash + " from 0 to 3"}, eventTexts(ctx))
 	prog := GetDeploymentCondition(&d.Status, api.DeploymentProgressing)
 	require.NotNil(t, prog)
 	assert.Equal(t, []string{api.ConditionTrue, NewReplicaSetReason, fmt.Sprintf("Created new replica set %q", rs.Name)},

@@ -299,6 +299,7 @@ func calculateStatus(allRSs []*api.ReplicaSet, newRS *api.ReplicaSet, d *api.Dep
 		AvailableReplicas:   t.available,
 		UnavailableReplicas: max(t.spec-t.available, 0),
 		CollisionCount:      copyInt32(d.Status.CollisionCount),
+		TerminatingReplicas: TerminatingReplicas(allRSs),
 	}
 	if newRS != nil {
 		st.UpdatedReplicas = newRS.Status.Replicas

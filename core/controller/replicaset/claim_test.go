@@ -196,7 +196,7 @@ func TestIsAvailable(t *testing.T) {
 			if !tc.ltt.IsZero() {
 				c.LastTransitionTime = api.NewTime(tc.ltt)
 			}
-			assert.Equal(t, tc.want, isAvailable(c, tc.minReady, tc.now))
+			assert.Equal(t, tc.want, api.IsAvailable(c, tc.minReady, tc.now))
 		})
 	}
 }
