@@ -421,6 +421,7 @@ func TestEncodingErrorsAreAtTheirPosition(t *testing.T) {
 	}{
 		{"a control character", "name: x\ntitle: a\x07b\n", "m.yaml:2:9: invalid YAML: control characters are not allowed (found U+0007)"},
 		{"a NUL", "a: 1\nb: x\x00\n", "m.yaml:2:5: invalid YAML: control characters are not allowed (found U+0000)"},
+		{"lines ended by CR", "a: 1\rb: 2\r\nc: x\x07\n", "m.yaml:3:5: invalid YAML: control characters are not allowed (found U+0007)"},
 		{"after multi-byte characters", "title: ééé\x01\n", "m.yaml:1:11: invalid YAML: control characters are not allowed (found U+0001)"},
 		{"after a byte order mark", "\xef\xbb\xbfname: x\ntitle: \x01\n", "m.yaml:2:8: invalid YAML: control characters are not allowed (found U+0001)"},
 		{"a byte that is not UTF-8", "name: x\ndescription: bad \xff byte\n", "m.yaml:2:18: invalid YAML: invalid leading UTF-8 octet (found byte 0xff; a file must be UTF-8)"},

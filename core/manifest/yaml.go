@@ -120,8 +120,15 @@ func offsetPosition(data []byte, off int) (int, int) {
 	if off < 0 || off > len(data) {
 		return 1, 1
 	}
-	line := 1 + bytes.Count(data[:off], []byte("\n"))
-	start := bytes.LastIndexByte(data[:off], '\n') + 1
+	line, start := 1, 0
+	for i := 0; i < off; {
+		if n := breakLen(data[i:]); n > 0 {
+			line, i = line+1, i+n
+			start = i
+			continue
+		}
+		i++
+	}
 	return line, 1 + utf8.RuneCount(data[start:off])
 }
 

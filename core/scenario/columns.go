@@ -2,7 +2,6 @@ package scenario
 
 import (
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -45,7 +44,7 @@ type columns struct {
 }
 
 func newColumns(data []byte) *columns {
-	return &columns{lines: strings.Split(string(data), "\n"), starts: map[int][]int{}, ascii: map[int]bool{}}
+	return &columns{lines: manifest.SourceLines(data), starts: map[int][]int{}, ascii: map[int]bool{}}
 }
 
 // runeStart is the byte offset of character c (0-based) of line l

@@ -69,3 +69,16 @@ func BenchmarkQuotedErrorPositions(b *testing.B) {
 		})
 	}
 }
+
+// TestColumnsOnEveryKindOfLineBreak: YAML breaks lines at CR LF, CR and LF
+// (and, as libyaml does, at NEL, LS and PS): a problem inside a quoted
+// string is at its column whichever a file uses.
+func TestColumnsOnEveryKindOfLineBreak(t *testing.T) {
+	t.Parallel()
+	for _, br := range []string{"\n", "\r\n", "\r", "\u0085", "\u2028"} {
+		in := "name: q" + br + `steps: [{at: 1s, expect: "deployment/web .x ~= 3"}]` + br
+		_, probs := Parse([]byte(in), "q.yaml")
+		require.Len(t, probs, 1, "%q", br)
+		assert.Equal(t, "2:45", fmt.Sprintf("%d:%d", probs[0].Line, probs[0].Col), "%q: %s", br, probs[0])
+	}
+}
