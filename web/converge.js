@@ -469,6 +469,9 @@ async function boot(api) {
       instances: () => callGo(() => bridge.count()),
       stopped: false,
     });
+    // The runtime's start and the first open are separate tasks, so that
+    // neither holds the page's thread for their sum (docs/limits.md).
+    await new Promise((resolve) => setTimeout(resolve, 0));
     api.startup = def.openURL(global.location?.href ?? "");
     // A share link pasted into the address bar of a page that is already
     // open changes only the fragment, which does not reload the page: open

@@ -7,7 +7,6 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/heapprofiler"
-	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -32,13 +31,7 @@ const exitGo = `(__go.importObject.gojs["runtime.wasmExit"](0), __go._resolveExi
 // openCaught opens url in a tab whose documents run catchGo first.
 func openCaught(t *testing.T, url string) *page {
 	t.Helper()
-	p := openPage(t, "about:blank")
-	ctx, cancel := context.WithTimeout(p.ctx, pageTimeout)
-	defer cancel()
-	_, err := chromedp.Call(ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: catchGo})
-	require.NoError(t, err)
-	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(url)))
-	return p
+	return openWith(t, url, catchGo)
 }
 
 // TestUIStoppedRuntimeIsSaidPlainly: should the Go runtime ever exit, the
