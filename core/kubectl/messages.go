@@ -88,7 +88,7 @@ const (
 	msgConfigMapKeyInvalid    = "%q is not a valid key name for a ConfigMap: %s"
 	msgConfigMapKeyDuplicate  = "cannot add key %q, another key by that name already exists in Data for ConfigMap %q"
 	msgConfigMapKeyFormat     = "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')"
-	msgConfigMapKeyTooLong    = "must be no more than 253 bytes"
+	msgConfigMapKeyTooLong    = "must be no more than 253 characters"
 	msgFromFileUnsupported    = "--from-file and --from-env-file read local files, which Converge cannot do; use --from-literal"
 )
 
