@@ -18,6 +18,8 @@ var fuzzSeeds = []string{
 	"patch deploy web --type=merge -p '{\"spec\":{\"replicas\":4}}'", "patch deploy web -p '{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"web\",\"image\":\"x\"}]}}}}'",
 	"patch deploy web --type=json -p '[{\"op\":\"replace\",\"path\":\"/spec/replicas\",\"value\":1}]'",
 	"label deploy web tier=front", "label deploy web app=x", "label pods --all a=b --overwrite", "annotate deploy web note- ",
+	"label deploy web k=v=w", "label deploy web app=web!", "label deploy web a=b a-", "label deploy web x- y=z", "label deploy,svc -l app=web --list",
+	"annotate deploy web a=b=c", "annotate deploy web =x", "label deploy web 'bad key!=v'",
 	"rollout status deploy/web", "rollout history deploy/web --revision=1", "rollout undo deploy/web --to-revision=7",
 	"rollout restart deploy/web", "rollout pause deploy/web", "rollout resume deployment web", "rollout",
 	"delete pod web-66b6c48dd5-4jw2m", "delete pod -l app=web --grace-period=0 --force", "delete deploy web --cascade=orphan",

@@ -138,6 +138,10 @@ const (
 	msgLabelModifyRemove  = "can not both modify and remove a label in the same command"
 	msgAnnotModifyRemove  = "can not both modify and remove the following annotation(s) in the same command: %s"
 	msgInvalidLabelValue  = "invalid label value: %q: %s"
+	msgInvalidLabelSpec   = "invalid label spec: %v"
+	msgUnknownLabelSpec   = "unknown label spec: %v"
+	msgLabelNotFound      = "label %q not found."
+	msgListAndOutput      = "--list and --output may not be specified together"
 	msgResourceVersionOne = "--resource-version may only be used with a single resource"
 )
 
