@@ -340,6 +340,8 @@ func checkReplicas(kind string, obj api.Object) error {
 // Update replaces an object's metadata and spec (the main resource). Status
 // sent by the caller is ignored and the stored status kept; server-set
 // metadata (uid, creationTimestamp, deletionTimestamp, generation) is kept.
+// An update that removes the last finalizer of an object being deleted
+// removes the object (and returns it as it was last).
 // A non-empty resourceVersion that is not the stored one is a Conflict.
 // generation goes up when the spec changes, and for Deployments also when
 // annotations change, as the registry strategies do.
@@ -392,10 +394,23 @@ func (s *Store) update(obj api.Object, status bool) (api.Object, error) {
 		if specChanged(old, next) {
 			nm.Generation = om.Generation + 1
 		}
+		if shouldDeleteDuringUpdate(om, nm) {
+			nm.ResourceVersion = strconv.FormatInt(s.rv+1, 10)
+			s.remove(kind, c, k, old)
+			return next, nil
+		}
 	}
 	next.GetObjectMeta().ResourceVersion = s.nextRV()
 	c.replace(k, next)
 	return next, nil
+}
+
+// shouldDeleteDuringUpdate is the registry's rule: an update that takes
+// the last finalizer off an object being deleted (with no grace period
+// left, as every object but a terminating pod) removes it.
+func shouldDeleteDuringUpdate(old, next *api.ObjectMeta) bool {
+	return old.DeletionTimestamp != nil && len(next.Finalizers) == 0 &&
+		(old.DeletionGracePeriodSeconds == nil || *old.DeletionGracePeriodSeconds == 0)
 }
 
 // withStatus returns a shallow copy of main whose status is taken from statusFrom.
