@@ -20,9 +20,14 @@ const (
 	KindService    = "Service"
 	KindEndpoints  = "Endpoints"
 	KindEvent      = "Event"
+	// KindResourceQuota is v1 ResourceQuota.
+	KindResourceQuota = "ResourceQuota"
+	// KindPodDisruptionBudget is policy/v1 PodDisruptionBudget.
+	KindPodDisruptionBudget = "PodDisruptionBudget"
 
-	GroupVersionApps = "apps/v1"
-	GroupVersionCore = "v1"
+	GroupVersionApps   = "apps/v1"
+	GroupVersionCore   = "v1"
+	GroupVersionPolicy = "policy/v1"
 
 	// NamespaceDefault is the only namespace objects live in unless they say otherwise.
 	NamespaceDefault = "default"

@@ -204,6 +204,12 @@ const (
 	msgDrainCannotDelete  = "cannot delete %s: %s"
 	msgEvicting           = "evicting pod %s/%s"
 	msgEvictingDryRun     = "evicting pod %s/%s (dry run)"
+	msgEvictingServerDry  = "evicting pod %s/%s (server dry run)"
+	msgEvictRetry         = "error when evicting pods/%q -n %q (will retry after 5s): %v"
+	msgEvictFailed        = "error when evicting pods/%q -n %q: %v"
+	// msgDrainNoWait is Converge's own line where kubectl drain would go on
+	// retrying: a step does not run across seconds yet (docs/fidelity.md).
+	msgDrainNoWait        = "Converge: kubectl drain would retry these evictions every 5s until the disruption budget allows them (or --timeout); a step does not wait yet, so drain stops here: run it again later"
 	msgPodSelectorInvalid = "--pod-selector=<pod_selector> must be a valid label selector"
 )
 

@@ -244,3 +244,42 @@ func TestOrphanStillWorksAlongsideForeground(t *testing.T) {
 		assert.True(t, s.Exists(p.UID))
 	}
 }
+
+// TestOutOfServiceNode ports podgc gc_controller_test.go
+// TestGCTerminating's rows: a terminating pod is force-deleted (and marked
+// Failed) only on a node that is not Ready and has the out-of-service
+// taint.
+func TestOutOfServiceNode(t *testing.T) {
+	t.Parallel()
+	taint := simtest.WithNodeTaint(api.TaintNodeOutOfService, "nodeshutdown", api.TaintEffectNoExecute)
+	tests := []struct {
+		name        string
+		node        *api.Node
+		terminating bool
+		deleted     bool
+	}{
+		{"not ready, tainted, terminating", simtest.NewNodeWith("n", "4", "8Gi", 110, simtest.WithNodeNotReady("False"), taint), true, true},
+		{"not ready (unknown), tainted, terminating", simtest.NewNodeWith("n", "4", "8Gi", 110, simtest.WithNodeNotReady("Unknown"), taint), true, true},
+		{"ready, tainted, terminating", simtest.NewNodeWith("n", "4", "8Gi", 110, taint), true, false},
+		{"not ready, not tainted, terminating", simtest.NewNodeWith("n", "4", "8Gi", 110, simtest.WithNodeNotReady("False")), true, false},
+		{"not ready, tainted, running", simtest.NewNodeWith("n", "4", "8Gi", 110, simtest.WithNodeNotReady("False"), taint), false, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := simtest.NewStore()
+			simtest.MustCreate(t, s, tc.node)
+			p := simtest.MustCreate(t, s, simtest.NewPod("p", simtest.WithPodNode("n"), simtest.WithPodReady(api.Epoch)))
+			if tc.terminating {
+				require.NoError(t, s.Delete(api.KindPod, "default", "p", store.DeleteOptions{}))
+			}
+			ctx := simtest.Sync(s, New())
+			assert.Equal(t, !tc.deleted, s.Exists(p.UID))
+			if tc.deleted {
+				assert.Equal(t, []string{"pod/p: force-delete pod p: node n is out of service"}, actions(t, ctx))
+			} else {
+				assert.Empty(t, ctx.Log.Records)
+			}
+		})
+	}
+}

@@ -25,7 +25,9 @@
 //     same pass.
 //   - Pods bound to a node that no longer exists are deleted at once with
 //     grace period 0, as podgc's gcOrphaned does (without its 40 s
-//     quarantine).
+//     quarantine), and so are pods terminating on a node that is not Ready
+//     and has the node.kubernetes.io/out-of-service taint (podgc's
+//     gcTerminating, the non-graceful node shutdown), marked Failed first.
 //
 // Orphan propagation needs nothing here: store.Delete strips the
 // references in the same call. The collector's cycle detection (an owner
@@ -77,8 +79,12 @@ func (c *Controller) Sync(ctx *controller.Context) {
 		g.attemptToDelete(ctx, rs, api.KindReplicaSet)
 	}
 	for _, w := range podWork(s) {
-		if w.nodeGone {
+		switch {
+		case w.nodeGone:
 			deleteOrphanedPod(ctx, w.pod)
+			continue
+		case w.outOfService:
+			deleteOutOfServicePod(ctx, w.pod)
 			continue
 		}
 		g.attemptToDelete(ctx, w.pod, api.KindPod)
@@ -143,15 +149,23 @@ func (g *graph) hasDependents(uid string) bool {
 type podItem struct {
 	pod      *api.Pod
 	nodeGone bool
+	// outOfService: the pod is terminating on a node that is not Ready and
+	// has the node.kubernetes.io/out-of-service taint.
+	outOfService bool
 }
 
-// podWork is the one pass over the pods: those bound to a missing node, and
-// those (not terminating) with an ownerReference to an owner that is not
-// solid (gone, or being deleted in the foreground).
+// podWork is the one pass over the pods: those bound to a missing node,
+// those terminating on an out-of-service node, and those (not terminating)
+// with an ownerReference to an owner that is not solid (gone, or being
+// deleted in the foreground).
 func podWork(s *store.Store) []podItem {
 	nodes := map[string]bool{}
+	outOfService := map[string]bool{}
 	for _, n := range s.Nodes() {
 		nodes[n.Name] = true
+		if !api.IsNodeReady(n) && hasTaintKey(n, api.TaintNodeOutOfService) {
+			outOfService[n.Name] = true
+		}
 	}
 	solid := func(uid string) bool {
 		o, ok := s.ByUID(uid)
@@ -165,6 +179,9 @@ func podWork(s *store.Store) []podItem {
 			return true
 		}
 		if p.DeletionTimestamp != nil {
+			if len(outOfService) > 0 && outOfService[p.Spec.NodeName] && !forceDeleted(p) {
+				work = append(work, podItem{pod: p, outOfService: true})
+			}
 			return true
 		}
 		for _, r := range p.OwnerReferences {
@@ -402,11 +419,58 @@ func dependentsPhrase(ds []dependent) string {
 	return fmt.Sprintf("%d dependents (%s)", len(ds), strings.Join(names, ", "))
 }
 
+func hasTaintKey(n *api.Node, key string) bool {
+	for _, t := range n.Spec.Taints {
+		if t.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// forceDeleted reports a pod already deleted with grace 0 that only its
+// finalizers hold.
+func forceDeleted(p *api.Pod) bool {
+	return p.DeletionTimestamp != nil && p.DeletionGracePeriodSeconds != nil && *p.DeletionGracePeriodSeconds == 0
+}
+
+// deleteOutOfServicePod is podgc's gcTerminating for one pod
+// (markFailedAndDeletePod): a pod terminating on a node that is not Ready
+// and tainted node.kubernetes.io/out-of-service (the non-graceful node
+// shutdown) is marked Failed and force-deleted, since no kubelet will
+// finish it. Its volumes would be detached by the attach-detach
+// controller; Converge has no volume attachments.
+func deleteOutOfServicePod(ctx *controller.Context, p *api.Pod) {
+	s := ctx.Store
+	rec := controller.SyncRecord{Controller: Component, Object: store.ShortRef(api.KindPod, p.Name)}
+	if p.Status.Phase != api.PodSucceeded && p.Status.Phase != api.PodFailed {
+		x := p.DeepCopy()
+		x.Status.Phase = api.PodFailed
+		if _, err := s.UpdateStatus(x); err != nil {
+			if !errors.Is(err, store.ErrNotFound) {
+				rec.Waiting = fmt.Sprintf("mark pod %s Failed: %v", p.Name, err)
+				ctx.Record(rec)
+			}
+			return
+		}
+	}
+	err := s.Delete(api.KindPod, p.Namespace, p.Name, store.DeleteOptions{GracePeriodSeconds: api.Int64(0)})
+	if errors.Is(err, store.ErrNotFound) {
+		return
+	}
+	if err != nil {
+		rec.Waiting = fmt.Sprintf("delete pod %s: %v", p.Name, err)
+	} else {
+		rec.Action = fmt.Sprintf("force-delete pod %s: node %s is out of service", p.Name, p.Spec.NodeName)
+	}
+	ctx.Record(rec)
+}
+
 // deleteOrphanedPod force-deletes a pod whose node no longer exists (once:
 // a pod already force-deleted that only its finalizers hold is left to
 // them).
 func deleteOrphanedPod(ctx *controller.Context, p *api.Pod) {
-	if p.DeletionTimestamp != nil && p.DeletionGracePeriodSeconds != nil && *p.DeletionGracePeriodSeconds == 0 {
+	if forceDeleted(p) {
 		return
 	}
 	err := ctx.Store.Delete(api.KindPod, p.Namespace, p.Name, store.DeleteOptions{GracePeriodSeconds: api.Int64(0)})
