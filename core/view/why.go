@@ -83,7 +83,12 @@ func whyLine(s *sim.Sim, d *api.Deployment, rec *controller.SyncRecord) WhyLine 
 	}
 	if w.Kind != "in-sync" {
 		w.Pods, w.Stuck = newPodsText(s, d)
-		if w.Pods == "" && strings.Contains(rec.Waiting, "become available") {
+		if f := replicaFailure(d); f != nil {
+			// The pods the rollout waits for are not even created: say why
+			// (a ResourceQuota's refusal, say), as the ReplicaSet does.
+			w.Pods = strings.TrimSpace(w.Pods + " Pods cannot be created (" + f.Reason + "): " + strings.TrimSuffix(f.Message, ".") + ".")
+			w.Stuck = true
+		} else if w.Pods == "" && strings.Contains(rec.Waiting, "become available") {
 			w.Pods = "The new pods became available just now, after the controller looked: it sees them in the next second."
 		}
 	}
@@ -193,6 +198,17 @@ func newPodsText(s *sim.Sim, d *api.Deployment) (text string, stuck bool) {
 		text += fmt.Sprintf("; %d of them on a node that is not Ready", onLost)
 	}
 	return text + ".", stuck
+}
+
+// replicaFailure is the Deployment's ReplicaFailure condition (copied
+// from a ReplicaSet whose pods cannot be created or deleted), or nil.
+func replicaFailure(d *api.Deployment) *api.DeploymentCondition {
+	for i := range d.Status.Conditions {
+		if c := &d.Status.Conditions[i]; c.Type == api.DeploymentReplicaFailure && c.Status == api.ConditionTrue {
+			return c
+		}
+	}
+	return nil
 }
 
 func unschedulable(p *api.Pod) bool {
