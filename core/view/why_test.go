@@ -171,6 +171,9 @@ func TestWhySaysPodsCannotBeCreated(t *testing.T) {
 	require.Len(t, lines, 1)
 	w := lines[0]
 	assert.Equal(t, "blocked", w.Kind)
+	assert.Equal(t, "surge", w.Blocking)
+	assert.Equal(t, "Blocked: the new pods cannot be created (ReplicaFailure, FailedCreate): the API server refuses them, "+
+		"and the ReplicaSet controller retries until it admits them. The refused pods still count against maxSurge, so nothing else moves.", w.Headline)
 	assert.Contains(t, w.Pods, "Pods cannot be created (FailedCreate): pods \"web-")
 	assert.Contains(t, w.Pods, "exceeded quota: compute, requested: requests.cpu=100m, used: requests.cpu=200m, limited: requests.cpu=200m.")
 	assert.True(t, w.Stuck)
