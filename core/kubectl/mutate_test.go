@@ -267,7 +267,7 @@ func TestLabelAndAnnotate(t *testing.T) {
 		}, map[string]string{"app": "web", "a": "1", "b": "2"}, nil},
 		{"overwrite", []step{{"label deploy/web app=api --overwrite", "deployment.apps/web labeled", ""}}, map[string]string{"app": "api"}, nil},
 		{"remove", []step{{"label deploy/web app-", "deployment.apps/web unlabeled", ""}}, nil, nil},
-		{"remove missing", []step{{"label deploy/web nope-", "deployment.apps/web not labeled", ""}}, map[string]string{"app": "web"}, nil},
+		{"remove missing", []step{{"label deploy/web nope-", "label \"nope\" not found.\ndeployment.apps/web not labeled", ""}}, map[string]string{"app": "web"}, nil},
 		{"modify and remove", []step{{"label deploy/web a=1 a-", "", "error: " + msgLabelModifyRemove}}, map[string]string{"app": "web"}, nil},
 		{"no change given", []step{{"label deploy/web", "", "error: " + msgLabelRequired}}, map[string]string{"app": "web"}, nil},
 		{"pair-looking resource", []step{{"label deploy/web =x", "", "error: " + msgLabelRequired}}, map[string]string{"app": "web"}, nil},
