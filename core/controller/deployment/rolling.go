@@ -2,6 +2,7 @@ package deployment
 
 import (
 	"errors"
+	"fmt"
 
 	"converge/core/api"
 )
@@ -143,13 +144,18 @@ func (s *syncer) reconcileOldReplicaSets(allRSs, oldRSs []*api.ReplicaSet, newRS
 	if maxScaledDown <= 0 {
 		return false, nil
 	}
+	// Errors of the two scale-downs end this pass's scaling without failing
+	// the sync (rolling.go returns false, nil): the status sync follows and
+	// the next pass tries again.
 	oldRSs, cleaned, err := s.cleanupUnhealthyReplicas(oldRSs, int32(min(maxScaledDown, 1<<31-1)))
 	if err != nil {
-		return false, err
+		s.waiting = "no scale-down in this pass: " + err.Error()
+		return false, nil
 	}
 	scaledDown, err := s.scaleDownOldReplicaSetsForRollingUpdate(append(oldRSs, newRS), oldRSs)
 	if err != nil {
-		return false, err
+		s.waiting = "no scale-down in this pass: " + err.Error()
+		return false, nil
 	}
 	return cleaned+scaledDown > 0, nil
 }
@@ -161,6 +167,12 @@ func (s *syncer) reconcileOldReplicaSets(allRSs, oldRSs []*api.ReplicaSet, newRS
 //
 // Example: an old RS of 10 with 8 available and maxCleanupCount 1 goes to 9;
 // with 3 it goes to 8 (only 2 are unhealthy).
+//
+// An old RS whose status is stale, with more available pods than its spec
+// (it was just scaled down and its controller has not caught up), would be
+// "scaled down" to more replicas: that is an error, and the RSs before it
+// keep the sizes this pass gave them. reconcileOldReplicaSets then stops
+// scaling down in this pass.
 func (s *syncer) cleanupUnhealthyReplicas(oldRSs []*api.ReplicaSet, maxCleanupCount int32) ([]*api.ReplicaSet, int32, error) {
 	oldRSs = sortedOldestFirst(oldRSs)
 	var total int32
@@ -173,8 +185,9 @@ func (s *syncer) cleanupUnhealthyReplicas(oldRSs []*api.ReplicaSet, maxCleanupCo
 			continue
 		}
 		down := min(maxCleanupCount-total, spec-rs.Status.AvailableReplicas)
-		if down <= 0 {
-			continue
+		if next := spec - down; next > spec {
+			return nil, 0, fmt.Errorf("when cleaning up unhealthy replicas, got invalid request to scale down %s/%s %d -> %d",
+				rs.Namespace, rs.Name, spec, next)
 		}
 		_, updated, err := s.scaleReplicaSetAndRecordEvent(rs, spec-down)
 		if err != nil {
