@@ -47,9 +47,12 @@ func (c *Context) Event(obj api.Object, component, eventType, reason, message st
 	c.EventOnHost(obj, component, "", eventType, reason, message)
 }
 
-// EventOnHost is Event with the source host set (kubelet events carry the node name).
+// EventOnHost is Event with the source host set (kubelet events carry the
+// node name). An event that the recorder's spam filter drops is not kept.
 func (c *Context) EventOnHost(obj api.Object, component, host, eventType, reason, message string) {
-	c.Emitted = append(c.Emitted, c.Store.RecordEvent(obj, component, host, eventType, reason, message))
+	if e, ok := c.Store.RecordEvent(obj, component, host, eventType, reason, message); ok {
+		c.Emitted = append(c.Emitted, e)
+	}
 }
 
 // Record adds a sync record to this tick's log.

@@ -242,7 +242,7 @@ func TestMarshalAScenarioBuiltInCode(t *testing.T) {
 		Name: "built", Title: "Built: in code", Description: "Two\nlines.\n", Seed: 7, Duration: 10 * time.Minute,
 		Cluster: Cluster{
 			Nodes:   []NodeSpec{{Name: "a", CPU: "500m", Memory: "1Gi", Pods: 10}},
-			Timings: Timings{NodeMonitorGracePeriod: 40 * time.Second, PodEvictionTimeout: time.Minute},
+			Timings: Timings{NodeMonitorGracePeriod: 40 * time.Second, NodeMonitorPeriod: DefaultNodeMonitorPeriod, PodEvictionTimeout: time.Minute, EventTTL: DefaultEventTTL},
 			Images: map[string]ImageSpec{
 				"z:1": {PullSeconds: 1, StartSeconds: 1},
 				"a:1": {PullSeconds: 3, StartSeconds: 2, ReadySeconds: 4, CrashAfterSeconds: 5, PullFail: true, NeverReady: true},

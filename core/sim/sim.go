@@ -117,7 +117,8 @@ func (s *Sim) initial() (*state, error) {
 	scn := s.scn
 	c := clock.New(api.Epoch)
 	tol := int64(scn.Cluster.Timings.PodEvictionTimeout / time.Second)
-	st := &state{clock: c, store: store.New(store.Options{Clock: c, Seed: scn.Seed, DefaultTolerationSeconds: tol}),
+	st := &state{clock: c, store: store.New(store.Options{Clock: c, Seed: scn.Seed, DefaultTolerationSeconds: tol,
+		EventTTL: scn.Cluster.Timings.EventTTL}),
 		expects: map[int]StepResult{}}
 	images := map[string]kubelet.Image{}
 	for _, name := range scn.Cluster.ImageNames() {
@@ -253,6 +254,7 @@ func (s *Sim) SeekTo(t int64) {
 
 // runTick does the work of second st.t (see the package doc).
 func (s *Sim) runTick(st *state, pre []StepResult) {
+	st.store.ExpireEvents()
 	ctx := &controller.Context{Store: st.store, Log: &controller.SyncLog{}}
 	tick := Tick{Steps: pre}
 	tick.Steps = append(tick.Steps, s.runSteps(st, ctx)...)

@@ -1,0 +1,88 @@
+package store
+
+// lru is a least-recently-used cache of at most size entries, as
+// k8s.io/utils/lru: get and put make an entry the most recent, and a put
+// beyond the size evicts the least recent one. It is deterministic and
+// copies cheaply (clone), for checkpoints.
+type lru[K comparable, V any] struct {
+	size  int
+	index map[K]int32
+	// items[0] is the sentinel of the ring, items[0].next the most recent.
+	items []lruItem[K, V]
+}
+
+type lruItem[K comparable, V any] struct {
+	key        K
+	val        V
+	prev, next int32
+}
+
+func newLRU[K comparable, V any](size int) *lru[K, V] {
+	return &lru[K, V]{size: size, index: map[K]int32{}, items: make([]lruItem[K, V], 1, 8)}
+}
+
+// len returns the number of entries.
+func (c *lru[K, V]) len() int { return len(c.index) }
+
+// get returns the entry for k and makes it the most recent.
+func (c *lru[K, V]) get(k K) (V, bool) {
+	i, ok := c.index[k]
+	if !ok {
+		var zero V
+		return zero, false
+	}
+	c.toFront(i)
+	return c.items[i].val, true
+}
+
+// put sets the entry for k, the most recent, evicting the least recent
+// entry when the cache is full.
+func (c *lru[K, V]) put(k K, v V) {
+	if i, ok := c.index[k]; ok {
+		c.items[i].val = v
+		c.toFront(i)
+		return
+	}
+	var i int32
+	if len(c.index) >= c.size {
+		i = c.items[0].prev // the least recent
+		c.unlink(i)
+		delete(c.index, c.items[i].key)
+	} else {
+		c.items = append(c.items, lruItem[K, V]{})
+		i = int32(len(c.items) - 1)
+	}
+	c.items[i] = lruItem[K, V]{key: k, val: v}
+	c.index[k] = i
+	c.link(i)
+}
+
+func (c *lru[K, V]) toFront(i int32) {
+	if c.items[0].next == i {
+		return
+	}
+	c.unlink(i)
+	c.link(i)
+}
+
+func (c *lru[K, V]) unlink(i int32) {
+	p, n := c.items[i].prev, c.items[i].next
+	c.items[p].next, c.items[n].prev = n, p
+}
+
+// link puts i at the front.
+func (c *lru[K, V]) link(i int32) {
+	first := c.items[0].next
+	c.items[i].prev, c.items[i].next = 0, first
+	c.items[first].prev = i
+	c.items[0].next = i
+}
+
+func (c *lru[K, V]) clone() *lru[K, V] {
+	out := &lru[K, V]{size: c.size, index: make(map[K]int32, len(c.index)), items: make([]lruItem[K, V], len(c.items), cap(c.items))}
+	copy(out.items, c.items)
+	for k, v := range c.index {
+		out.index[k] = v
+	}
+	return out
+}
