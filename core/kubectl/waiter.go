@@ -411,7 +411,6 @@ func withNL(s string) string {
 	return s + "\n"
 }
 
-
 // runRolloutStatus is `rollout status`: it prints the rollout's line and,
 // unless the rollout is done (or --watch=false), goes on watching it (a
 // rolloutStatusWait).
