@@ -36,6 +36,10 @@ func (s *Sim) runStep(st *state, ctx *controller.Context, i int) StepResult {
 	case step.Kubectl != "":
 		res := kubectl.Run(s.env(st), step.Kubectl)
 		r.Output, r.Error = res.Output, res.Error
+		if res.Wait != nil {
+			s.startWait(st, i, step, res.Wait, &r)
+			break
+		}
 		r.OK = checkExpectError(res, step.ExpectError, &r)
 	case len(step.Apply) > 0:
 		objs := make([]api.Object, len(step.Apply))
@@ -161,7 +165,9 @@ func evalExpect(st *store.Store, e *scenario.Expect) (bool, string, error) {
 
 // Run runs a kubectl command line from the console or the JS API. A
 // command that only reads (get, describe, rollout status ...) runs against
-// the current state and is not recorded. A command that changes the cluster
+// the current state and is not recorded; one that waits (rollout status,
+// wait) goes on as the simulation advances, Progress says what it has
+// printed since, and going back in time stops it. A command that changes the cluster
 // becomes a step of the scenario one second from now (so that it replays and
 // shares), everything computed after now is dropped, and the simulation
 // advances one second to run it.
@@ -169,8 +175,12 @@ func (s *Sim) Run(line string) StepResult {
 	cmd, err := kubectl.Parse(line)
 	if err == nil && !cmd.Mutates() {
 		res := cmd.Exec(s.env(s.state))
-		return StepResult{At: formatAt(time.Duration(s.state.t) * time.Second), Action: "kubectl " + cmd.String(),
+		r := StepResult{At: formatAt(time.Duration(s.state.t) * time.Second), Action: "kubectl " + cmd.String(),
 			OK: res.OK(), Output: res.Output, Error: res.Error, Index: -1}
+		if res.Wait != nil {
+			s.watchFromConsole(res.Wait, &r)
+		}
+		return r
 	}
 	if err != nil {
 		// Record nothing: kubectl rejects the line before it reaches the cluster.
