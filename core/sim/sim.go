@@ -296,7 +296,7 @@ func (s *Sim) runTick(st *state, pre []StepResult) {
 			break
 		}
 	}
-	tick.Steps = append(tick.Steps, s.pollWaits(st)...)
+	tick.Steps = append(tick.Steps, s.pollWaits(st, tick.Steps)...)
 	if st == s.state {
 		s.pollConsole(st)
 	}

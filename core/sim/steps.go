@@ -3,12 +3,14 @@ package sim
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
 	"converge/core/api"
 	"converge/core/controller"
 	"converge/core/kubectl"
+	"converge/core/labels"
 	"converge/core/scenario"
 	"converge/core/store"
 )
@@ -109,6 +111,8 @@ func (s *Sim) fault(st *state, f *scenario.Fault) (string, error) {
 		return fmt.Sprintf("pod/%s: container exited with code 1", f.Target), nil
 	case scenario.FaultCrashDeployment:
 		return s.crashDeployment(st, f.Target)
+	case scenario.FaultCrashSelector, scenario.FaultDeleteSelector:
+		return s.selectorFault(st, f)
 	}
 	return "", fmt.Errorf("unknown fault %q", f.Type)
 }
@@ -140,6 +144,60 @@ func (s *Sim) crashDeployment(st *state, name string) (string, error) {
 		return "", fmt.Errorf("deployment %q has no running pods to crash", name)
 	}
 	return fmt.Sprintf("crashed %d pods: %s", len(crashed), strings.Join(crashed, ", ")), nil
+}
+
+// selectorFault is `crash -l SELECTOR [--count=N]` and `delete pod -l
+// SELECTOR [--count=N]`: the pods of the default namespace that the
+// selector matches and that are not being deleted, sorted by name; crash
+// takes the first N whose container runs, delete the first N (all without
+// --count). A deleted pod goes as `kubectl delete pod` does, gracefully.
+func (s *Sim) selectorFault(st *state, f *scenario.Fault) (string, error) {
+	sel, err := labels.Parse(f.Selector)
+	if err != nil {
+		return "", err
+	}
+	var pods []*api.Pod
+	for _, p := range st.store.Pods() {
+		if p.Namespace == api.NamespaceDefault && p.DeletionTimestamp == nil && sel.Matches(p.Labels) {
+			pods = append(pods, p)
+		}
+	}
+	sort.Slice(pods, func(i, j int) bool { return pods[i].Name < pods[j].Name })
+	limit := f.Count
+	if limit <= 0 {
+		limit = len(pods)
+	}
+	var done []string
+	for _, p := range pods {
+		if len(done) == limit {
+			break
+		}
+		if f.Type == scenario.FaultCrashSelector {
+			if st.kubelet.CrashPod(p.Namespace, p.Name) == nil {
+				done = append(done, p.Name)
+			}
+			continue
+		}
+		if err := st.store.Delete(api.KindPod, p.Namespace, p.Name, store.DeleteOptions{}); err == nil {
+			done = append(done, p.Name)
+		}
+	}
+	verb, what := "crashed", "running pods"
+	if f.Type == scenario.FaultDeleteSelector {
+		verb, what = "deleted", "pods"
+	}
+	if len(done) == 0 {
+		return "", fmt.Errorf("no %s match %s", what, f.Selector)
+	}
+	n := fmt.Sprintf("%d pods", len(done))
+	if len(done) == 1 {
+		n = "1 pod"
+	}
+	out := fmt.Sprintf("%s %s: %s", verb, n, strings.Join(done, ", "))
+	if f.Count > len(done) {
+		out += fmt.Sprintf(" (--count=%d: only %d matched)", f.Count, len(done))
+	}
+	return out, nil
 }
 
 // evalExpect evaluates an expect step against the current store.

@@ -38,8 +38,9 @@ func (s *Sim) startWait(st *state, i int, step *scenario.Step, w kubectl.Waiter,
 }
 
 // pollWaits polls the waiting steps and returns the results of those that
-// printed something or ended.
-func (s *Sim) pollWaits(st *state) []StepResult {
+// printed something or ended. A step that started in this very second gets
+// no second result: what it printed is added to the one in steps.
+func (s *Sim) pollWaits(st *state, steps []StepResult) []StepResult {
 	if len(st.waits) == 0 {
 		return nil
 	}
@@ -61,12 +62,27 @@ func (s *Sim) pollWaits(st *state) []StepResult {
 			r.Error = p.Error
 			r.OK = checkExpectError(kubectl.Result{Error: p.Error}, w.expectError, &r)
 		}
-		out = append(out, r)
 		st.progress[w.index] = accumulate(st.progress[w.index], r)
+		if i := startedIn(steps, w.index); i >= 0 {
+			steps[i] = st.progress[w.index]
+			continue
+		}
+		out = append(out, r)
 	}
 	clear(st.waits[len(kept):])
 	st.waits = kept
 	return out
+}
+
+// startedIn returns the position in steps of step index's result, -1 when
+// it did not run in this second.
+func startedIn(steps []StepResult, index int) int {
+	for i := range steps {
+		if steps[i].Index == index {
+			return i
+		}
+	}
+	return -1
 }
 
 // accumulate adds a later result of a waiting command to what it printed
