@@ -74,43 +74,39 @@ func (s *Store) RecordEvent(obj api.Object, component, host, eventType, reason, 
 	now := s.Now()
 	ref := api.ObjectReference{Kind: kind, Namespace: m.Namespace, Name: m.Name, UID: m.UID}
 	corr := s.correlator(eventSource{component, host})
-	agg := aggregateKey{object: objectKey{kind, m.Namespace, m.Name, m.UID}, typ: eventType, reason: reason}
+	agg := aggregateKey{object: objectKeyOf(kind, m), typ: typeCode(eventType), reason: reason}
 
 	// 1. EventAggregate.
 	lk := logKey{aggregateKey: agg, message: message}
-	rec, _ := corr.aggregates.get(agg)
-	if now.Time.Sub(rec.last) > AggregateInterval {
-		rec = aggregateRecord{}
+	rec, _ := corr.aggregates.upsert(agg)
+	nowNS := now.UnixNano()
+	if rec.last == 0 || time.Duration(nowNS-rec.last) > AggregateInterval {
+		*rec = aggregateRecord{}
 	}
-	known := slices.Contains(rec.messages, message)
-	if !known {
-		rec.messages = append(slices.Clip(rec.messages), message)
+	if !rec.has(message) {
+		rec.add(message)
 	}
-	rec.last = now.Time
-	aggregated := len(rec.messages) >= AggregateMaxEvents
-	if aggregated {
+	rec.last = nowNS
+	if rec.len() >= AggregateMaxEvents {
 		// The local key set does not grow beyond the limit: client-go pops
 		// any one; Converge drops the newest, so the first nine stay.
-		rec.messages = rec.messages[:len(rec.messages)-1]
+		rec.more = rec.more[:len(rec.more)-1]
 		lk = logKey{aggregateKey: agg, aggregate: true}
 		message = AggregatePrefix + message
 	}
-	corr.aggregates.put(agg, rec)
 
 	// 2. eventObserve.
-	last, seen := corr.logged.get(lk)
-	e := eventLog{count: 1, first: now}
-	if seen && last.count > 0 {
-		e = eventLog{count: last.count + 1, first: last.first, name: last.name}
-	}
-	if e.name == "" {
+	e, seen := corr.logged.upsert(lk)
+	if seen && e.count > 0 {
+		e.count++
+	} else {
 		s.evSeq++
-		e.name = eventName(m.Name, now.UnixNano()+s.evSeq)
+		*e = eventLog{count: 1, first: nowNS, name: eventName(m.Name, nowNS+s.evSeq)}
 	}
-	corr.logged.put(lk, e)
+	ev := *e
 
 	// 3. The spam filter.
-	if !corr.allow(spamKey{object: agg.object, typ: eventType}, now.Time) {
+	if !corr.allow(spamKey{object: agg.object, typ: agg.typ}, nowNS) {
 		return EmittedEvent{}, false
 	}
 
@@ -120,30 +116,30 @@ func (s *Store) RecordEvent(obj api.Object, component, host, eventType, reason, 
 		ns = api.NamespaceDefault
 	}
 	c := s.kinds[api.KindEvent]
-	k := key(ns, e.name)
-	if cur, ok := c.get(k); ok && e.count > 1 {
+	k := key(ns, ev.name)
+	if cur, ok := c.get(k); ok && ev.count > 1 {
 		x := *cur.(*api.Event)
-		x.Count, x.LastTimestamp, x.Message = e.count, now, message
+		x.Count, x.LastTimestamp, x.Message = ev.count, now, message
 		x.ResourceVersion = s.nextEventRV()
 		c.replace(k, &x)
 		s.expireLater(k, now.Time)
 		return short(&x), true
 	}
-	ev := &api.Event{
-		ObjectMeta:     api.ObjectMeta{Name: e.name, Namespace: ns},
+	out := &api.Event{
+		ObjectMeta:     api.ObjectMeta{Name: ev.name, Namespace: ns},
 		InvolvedObject: ref,
 		Reason:         reason, Message: message, Type: eventType,
 		Source:         api.EventSource{Component: component, Host: host},
-		FirstTimestamp: e.first, LastTimestamp: now, Count: e.count,
+		FirstTimestamp: api.NewTime(time.Unix(0, ev.first).UTC()), LastTimestamp: now, Count: ev.count,
 	}
-	api.SetDefaults(ev)
-	ev.UID = s.newUID()
-	ev.ResourceVersion = s.nextEventRV()
-	ev.CreationTimestamp = now
+	api.SetDefaults(out)
+	out.UID = s.newUID()
+	out.ResourceVersion = s.nextEventRV()
+	out.CreationTimestamp = now
 	// Events are not indexed by uid: nothing owns them or looks them up so.
-	c.add(k, ev)
+	c.add(k, out)
 	s.expireLater(k, now.Time)
-	return short(ev), true
+	return short(out), true
 }
 
 // ExpireEvents deletes the events whose time to live ran out: the API
@@ -170,7 +166,42 @@ func (s *Store) ExpireEvents() int {
 	if len(s.evExpiry) == 0 {
 		s.evExpiry = nil
 	}
+	if now.Sub(s.evPruned) >= CorrelatorPruneEvery {
+		s.evPruned = now
+		s.pruneCorrelators(now.UnixNano())
+	}
 	return n
+}
+
+// CorrelatorPruneEvery is how often the recorders' caches drop the entries
+// that can no longer matter: those about objects that are gone (their uid
+// is in no stored object, so no event can be about it again), similar-event
+// records older than AggregateInterval (they would start over anyway) and
+// spam buckets full again. Only memory changes: the recorders behave the
+// same.
+const CorrelatorPruneEvery = time.Minute
+
+func (s *Store) pruneCorrelators(now int64) {
+	gone := func(o objectKey) bool {
+		if o.uid == "" {
+			return false
+		}
+		_, ok := s.uidIx[o.uid]
+		return !ok
+	}
+	for src, c := range s.correlators {
+		if c.frozen {
+			c = c.clone()
+			s.correlators[src] = c
+		}
+		c.aggregates.prune(func(k aggregateKey, r aggregateRecord) bool {
+			return gone(k.object) || time.Duration(now-r.last) > AggregateInterval
+		})
+		c.logged.prune(func(k logKey, _ eventLog) bool { return gone(k.object) })
+		c.spam.prune(func(k spamKey, empty int64) bool {
+			return gone(k.object) || empty <= now-int64(SpamBurst*SpamRefill)
+		})
+	}
 }
 
 // EventTTL returns how long the store keeps an event after its last write.
@@ -237,12 +268,38 @@ func fmtInt(n int64) string { return strconv.FormatInt(n, 10) }
 // has its own, as each has its own EventBroadcaster.
 type eventSource struct{ component, host string }
 
-type objectKey struct{ kind, namespace, name, uid string }
+// objectKey identifies the event's object within a source: its uid and
+// name (client-go's keys hold kind, namespace, name and uid; a uid is
+// unique, and an object without one is told apart by kind, namespace and
+// name, folded into name).
+type objectKey struct{ uid, name string }
+
+func objectKeyOf(kind string, m *api.ObjectMeta) objectKey {
+	if m.UID == "" {
+		return objectKey{name: kind + "/" + m.Namespace + "/" + m.Name}
+	}
+	return objectKey{uid: m.UID, name: m.Name}
+}
+
+// eventTypeCode is an event type in a key: Normal 0, Warning 1, any other
+// 2 (the recorder takes only Normal and Warning).
+type eventTypeCode uint8
+
+func typeCode(t string) eventTypeCode {
+	switch t {
+	case api.EventTypeNormal:
+		return 0
+	case api.EventTypeWarning:
+		return 1
+	}
+	return 2
+}
 
 // aggregateKey is EventAggregatorByReasonFunc's key within one source.
 type aggregateKey struct {
-	object      objectKey
-	typ, reason string
+	object objectKey
+	typ    eventTypeCode
+	reason string
 }
 
 // logKey is getEventKey within one source, or an aggregate's key.
@@ -255,20 +312,42 @@ type logKey struct {
 // spamKey is getSpamKey within one source: the object and the type.
 type spamKey struct {
 	object objectKey
-	typ    string
+	typ    eventTypeCode
 }
 
 // aggregateRecord is the aggregator's record: the distinct messages seen
-// (at most AggregateMaxEvents−1 are kept) and the last similar event.
+// (at most AggregateMaxEvents−1 are kept; the first apart, as most objects
+// have one message per reason) and the last similar event.
 type aggregateRecord struct {
-	messages []string
-	last     time.Time
+	first string
+	more  []string
+	n0    bool  // first is set
+	last  int64 // the last similar event, in Unix nanoseconds
+}
+
+func (r *aggregateRecord) has(m string) bool { return (r.n0 && r.first == m) || slices.Contains(r.more, m) }
+
+func (r *aggregateRecord) len() int {
+	if !r.n0 {
+		return 0
+	}
+	return 1 + len(r.more)
+}
+
+// add adds a message; more is copied first, as a record may be shared with
+// a checkpoint's correlator.
+func (r *aggregateRecord) add(m string) {
+	if !r.n0 {
+		r.first, r.n0 = m, true
+		return
+	}
+	r.more = append(slices.Clip(r.more), m)
 }
 
 // eventLog is the logger's record of an event it wrote.
 type eventLog struct {
 	count int32
-	first api.Time
+	first int64 // firstTimestamp, in Unix nanoseconds
 	name  string
 }
 
@@ -279,21 +358,22 @@ type correlator struct {
 	frozen     bool
 	aggregates *lru[aggregateKey, aggregateRecord]
 	logged     *lru[logKey, eventLog]
-	// spam holds each key's token bucket as its "empty" instant: it holds
-	// (now − empty) / SpamRefill tokens, at most SpamBurst.
-	spam *lru[spamKey, time.Time]
+	// spam holds each key's token bucket as its "empty" instant (Unix
+	// nanoseconds): it holds (now − empty) / SpamRefill tokens, at most
+	// SpamBurst.
+	spam *lru[spamKey, int64]
 }
 
 func newCorrelator() *correlator {
 	return &correlator{aggregates: newLRU[aggregateKey, aggregateRecord](CorrelatorCacheSize),
-		logged: newLRU[logKey, eventLog](CorrelatorCacheSize), spam: newLRU[spamKey, time.Time](CorrelatorCacheSize)}
+		logged: newLRU[logKey, eventLog](CorrelatorCacheSize), spam: newLRU[spamKey, int64](CorrelatorCacheSize)}
 }
 
 func (c *correlator) clone() *correlator {
 	out := &correlator{aggregates: c.aggregates.clone(), logged: c.logged.clone(), spam: c.spam.clone()}
 	for i := range out.aggregates.items {
 		it := &out.aggregates.items[i]
-		it.val.messages = slices.Clone(it.val.messages)
+		it.val.more = slices.Clone(it.val.more)
 	}
 	return out
 }
@@ -316,17 +396,16 @@ func (s *Store) correlator(src eventSource) *correlator {
 }
 
 // allow is the spam filter's TryAccept for key at now.
-func (c *correlator) allow(key spamKey, now time.Time) bool {
-	full := now.Add(-SpamBurst * SpamRefill)
-	empty, ok := c.spam.get(key)
-	if !ok || empty.Before(full) {
-		empty = full
+func (c *correlator) allow(key spamKey, now int64) bool {
+	full := now - int64(SpamBurst*SpamRefill)
+	empty, ok := c.spam.upsert(key)
+	if !ok || *empty < full {
+		*empty = full
 	}
-	if now.Sub(empty) < SpamRefill {
-		c.spam.put(key, empty)
+	if now-*empty < int64(SpamRefill) {
 		return false
 	}
-	c.spam.put(key, empty.Add(SpamRefill))
+	*empty += int64(SpamRefill)
 	return true
 }
 

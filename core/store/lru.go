@@ -9,6 +9,8 @@ type lru[K comparable, V any] struct {
 	index map[K]int32
 	// items[0] is the sentinel of the ring, items[0].next the most recent.
 	items []lruItem[K, V]
+	// free holds the slots of pruned entries, for reuse.
+	free []int32
 }
 
 type lruItem[K comparable, V any] struct {
@@ -38,23 +40,40 @@ func (c *lru[K, V]) get(k K) (V, bool) {
 // put sets the entry for k, the most recent, evicting the least recent
 // entry when the cache is full.
 func (c *lru[K, V]) put(k K, v V) {
+	p, _ := c.upsert(k)
+	*p = v
+}
+
+// upsert returns the entry for k, the most recent, and whether it was
+// there; a missing one is added (zero), evicting the least recent entry
+// when the cache is full. The pointer is good until the next change of the
+// cache.
+func (c *lru[K, V]) upsert(k K) (*V, bool) {
 	if i, ok := c.index[k]; ok {
-		c.items[i].val = v
 		c.toFront(i)
-		return
+		return &c.items[i].val, true
 	}
 	var i int32
-	if len(c.index) >= c.size {
+	if n := len(c.free); n > 0 {
+		i, c.free = c.free[n-1], c.free[:n-1]
+	} else if len(c.index) >= c.size {
 		i = c.items[0].prev // the least recent
 		c.unlink(i)
 		delete(c.index, c.items[i].key)
 	} else {
+		if len(c.items) == cap(c.items) {
+			// Grow by doubling, but never past the size (plus the sentinel).
+			grown := make([]lruItem[K, V], len(c.items), min(2*cap(c.items), c.size+1))
+			copy(grown, c.items)
+			c.items = grown
+		}
 		c.items = append(c.items, lruItem[K, V]{})
 		i = int32(len(c.items) - 1)
 	}
-	c.items[i] = lruItem[K, V]{key: k, val: v}
+	c.items[i] = lruItem[K, V]{key: k}
 	c.index[k] = i
 	c.link(i)
+	return &c.items[i].val, false
 }
 
 func (c *lru[K, V]) toFront(i int32) {
@@ -79,10 +98,42 @@ func (c *lru[K, V]) link(i int32) {
 }
 
 func (c *lru[K, V]) clone() *lru[K, V] {
-	out := &lru[K, V]{size: c.size, index: make(map[K]int32, len(c.index)), items: make([]lruItem[K, V], len(c.items), cap(c.items))}
+	out := &lru[K, V]{size: c.size, index: make(map[K]int32, len(c.index)), items: make([]lruItem[K, V], len(c.items), cap(c.items)),
+		free: append([]int32(nil), c.free...)}
 	copy(out.items, c.items)
 	for k, v := range c.index {
 		out.index[k] = v
 	}
 	return out
+}
+
+// prune removes the entries for which drop is true, keeping the order of
+// the others. When most slots are then free it rebuilds the cache smaller
+// (a Go map never shrinks by itself).
+func (c *lru[K, V]) prune(drop func(K, V) bool) {
+	for i := c.items[0].next; i != 0; {
+		next := c.items[i].next
+		if drop(c.items[i].key, c.items[i].val) {
+			c.unlink(i)
+			delete(c.index, c.items[i].key)
+			var zero lruItem[K, V]
+			c.items[i] = zero
+			c.free = append(c.free, i)
+		}
+		i = next
+	}
+	if len(c.free) > 64 && len(c.free) > len(c.index) {
+		c.compact()
+	}
+}
+
+// compact rebuilds the cache with only its entries, most recent first.
+func (c *lru[K, V]) compact() {
+	out := newLRU[K, V](c.size)
+	out.items = make([]lruItem[K, V], 1, len(c.index)+1)
+	// Walk from the least recent, so that each put makes its entry the most recent.
+	for i := c.items[0].prev; i != 0; i = c.items[i].prev {
+		out.put(c.items[i].key, c.items[i].val)
+	}
+	*c = *out
 }

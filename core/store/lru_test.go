@@ -54,3 +54,29 @@ func TestLRUEvictsInOrder(t *testing.T) {
 		assert.True(t, ok, i)
 	}
 }
+
+func TestLRUPrune(t *testing.T) {
+	t.Parallel()
+	c := newLRU[int, int](1000)
+	for i := 0; i < 500; i++ {
+		c.put(i, i)
+	}
+	_, _ = c.get(1) // 1 is now the most recent
+	c.prune(func(k, _ int) bool { return k%5 != 1 })
+	assert.Equal(t, 100, c.len())
+	assert.Less(t, cap(c.items), 200, "rebuilt smaller")
+	for i := 0; i < 500; i++ {
+		_, ok := c.index[i]
+		assert.Equal(t, i%5 == 1, ok, i)
+	}
+	// The order survives: filling up evicts the least recent (6), not 1.
+	for i := 1000; i < 1900; i++ {
+		c.put(i, i)
+	}
+	c.put(5000, 0)
+	_, ok := c.get(6)
+	assert.False(t, ok)
+	_, ok = c.get(1)
+	assert.True(t, ok)
+	assert.Equal(t, 1000, c.len())
+}

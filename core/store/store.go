@@ -68,6 +68,7 @@ type Store struct {
 	correlators map[eventSource]*correlator
 	evExpiry    []eventExpiry
 	evTTL       time.Duration
+	evPruned    time.Time
 
 	tolerationSeconds int64
 	// writes counts writes other than events, so that the engine can tell
@@ -97,7 +98,8 @@ func New(o Options) *Store {
 func (s *Store) Clone(c *clock.Clock) *Store {
 	out := &Store{clock: c, rv: s.rv, uids: s.uids, kinds: map[string]*collection{}, uidIx: maps.Clone(s.uidIx),
 		pods: s.pods, evSeq: s.evSeq, tolerationSeconds: s.tolerationSeconds, writes: s.writes, serviceIPs: s.serviceIPs,
-		correlators: s.freezeCorrelators(), evExpiry: s.evExpiry[:len(s.evExpiry):len(s.evExpiry)], evTTL: s.evTTL}
+		correlators: s.freezeCorrelators(), evExpiry: s.evExpiry[:len(s.evExpiry):len(s.evExpiry)], evTTL: s.evTTL,
+		evPruned: s.evPruned}
 	pcg := *s.pcg
 	out.pcg = &pcg
 	out.rng = rand.New(out.pcg)
