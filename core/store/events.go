@@ -325,7 +325,9 @@ type aggregateRecord struct {
 	last  int64 // the last similar event, in Unix nanoseconds
 }
 
-func (r *aggregateRecord) has(m string) bool { return (r.n0 && r.first == m) || slices.Contains(r.more, m) }
+func (r *aggregateRecord) has(m string) bool {
+	return (r.n0 && r.first == m) || slices.Contains(r.more, m)
+}
 
 func (r *aggregateRecord) len() int {
 	if !r.n0 {
