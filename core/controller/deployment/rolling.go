@@ -35,7 +35,7 @@ func (s *syncer) rolloutRolling(rsList []*api.ReplicaSet) error {
 		return err
 	}
 	if scaledUp {
-		return s.syncRolloutStatus(s.refresh(allRSs), s.refreshOne(newRS))
+		return s.syncStatusAfterScaling(allRSs, newRS)
 	}
 
 	scaledDown, err := s.reconcileOldReplicaSets(allRSs, activeReplicaSets(oldRSs), newRS)
@@ -43,7 +43,7 @@ func (s *syncer) rolloutRolling(rsList []*api.ReplicaSet) error {
 		return err
 	}
 	if scaledDown {
-		return s.syncRolloutStatus(s.refresh(allRSs), newRS)
+		return s.syncStatusAfterScaling(allRSs, newRS)
 	}
 
 	if DeploymentComplete(s.d, &s.d.Status) {
@@ -65,9 +65,23 @@ func activeReplicaSets(rss []*api.ReplicaSet) []*api.ReplicaSet {
 	return out
 }
 
-// refresh returns rss with each ReplicaSet re-read from the store, so that
-// status is computed from what this pass wrote (Kubernetes keeps the
-// objects its updates return; the sizes are the same).
+// syncStatusAfterScaling writes the status of a pass that scaled, as
+// Kubernetes does: calculated from the ReplicaSets as the pass read them,
+// before its scale writes (the controller keeps working on its copies).
+// Only unavailableReplicas (Σ spec − available) sees the difference: it
+// counts the sizes from before the scale until the next pass. The sync
+// record describes the ReplicaSets as they are now.
+//
+// Example: 3 replicas at 25%/25%, old RS at 3 with 3 available: the pass
+// that scales the new RS from 0 to 1 writes unavailableReplicas 0, not 1.
+func (s *syncer) syncStatusAfterScaling(allRSs []*api.ReplicaSet, newRS *api.ReplicaSet) error {
+	err := s.syncRolloutStatus(allRSs, newRS)
+	s.allRSs, s.newRS = s.refresh(allRSs), s.refreshOne(newRS)
+	return err
+}
+
+// refresh returns rss with each ReplicaSet re-read from the store, for the
+// sync record.
 func (s *syncer) refresh(rss []*api.ReplicaSet) []*api.ReplicaSet {
 	out := make([]*api.ReplicaSet, len(rss))
 	for i, rs := range rss {
