@@ -79,7 +79,7 @@ func controlPlane() []planePart {
 	return []planePart{
 		{nodelifecycle.Component, func(scn *scenario.Scenario) controller.Controller {
 			return nodelifecycle.New(nodelifecycle.Options{NodeMonitorGracePeriod: scn.Cluster.Timings.NodeMonitorGracePeriod,
-				PodEvictionTimeout: scn.Cluster.Timings.PodEvictionTimeout})
+				PodEvictionTimeout: scn.Cluster.Timings.PodEvictionTimeout, NodeMonitorPeriod: scn.Cluster.Timings.NodeMonitorPeriod})
 		}},
 		{gc.Component, func(*scenario.Scenario) controller.Controller { return gc.New() }},
 		{resourcequota.Component, func(*scenario.Scenario) controller.Controller { return resourcequota.New() }},
