@@ -136,7 +136,13 @@ export function defineElement(converge, runtime) {
           () => {
             if (generation !== this.#generation || !this.isConnected) return resolve(null);
             this.#unwatch?.();
-            this.#sim = converge.create();
+            const sim = converge.create();
+            if (!sim.ok) {
+              this.#showOnly(/** @type {{error: string}} */ (sim).error); // the page's memory budget
+              resolve({ ok: false, error: /** @type {{error: string}} */ (sim).error, name: "", t: 0, embed: true });
+              return;
+            }
+            this.#sim = /** @type {Simulation} */ (sim);
             const result = this.#open();
             this.#mount(result);
             resolve(result);
@@ -144,7 +150,7 @@ export function defineElement(converge, runtime) {
           (err) => {
             if (generation !== this.#generation) return resolve(null);
             const message = `The simulator failed to start: ${err instanceof Error ? err.message : String(err)}`;
-            this.#show(message);
+            this.#showOnly(message);
             resolve({ ok: false, error: message, name: "", t: 0, embed: true });
           },
         );
@@ -268,6 +274,17 @@ export function defineElement(converge, runtime) {
         else if (p.total) status.textContent = `Loading the simulator: ${size(p.loaded)} of ${size(p.total)}`;
         else status.textContent = `Loading the simulator: ${size(p.loaded)}`;
       });
+    }
+
+    /**
+     * Shows text alone in the shadow root, in place of the loading state.
+     * @param {string} text
+     */
+    #showOnly(text) {
+      const root = /** @type {ShadowRoot} */ (this.shadowRoot);
+      root.replaceChildren(...root.querySelectorAll("link"));
+      this.#message = null;
+      this.#show(text);
     }
 
     /**

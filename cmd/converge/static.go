@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"path"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -54,7 +55,14 @@ type asset struct {
 	// identity is the file itself; br and gzip its precompressed
 	// variants, or nil.
 	identity, br, gzip *variant
+	// csp is an HTML page's Content-Security-Policy, from its own meta
+	// tag, sent as a header too (with no frame-ancestors: ?embed=1 is for
+	// iframes); "" for other files.
+	csp string
 }
+
+// metaCSPTag finds the policy of a page's CSP meta tag.
+var metaCSPTag = regexp.MustCompile(`<meta http-equiv="Content-Security-Policy" content="([^"]*)">`)
 
 // variant is one encoding of an asset: the bytes sent and their tag.
 type variant struct {
@@ -107,7 +115,11 @@ func newSite(fsys fs.FS, root string) (*site, error) {
 		if err != nil {
 			return err
 		}
-		s.files[name] = &asset{name: name, contentType: contentType(name), identity: &variant{data: data, etag: etag(data, "")}}
+		a := &asset{name: name, contentType: contentType(name), identity: &variant{data: data, etag: etag(data, "")}}
+		if m := metaCSPTag.FindSubmatch(data); m != nil && path.Ext(name) == ".html" {
+			a.csp = string(m[1])
+		}
+		s.files[name] = a
 		return nil
 	})
 	if err != nil {
@@ -201,6 +213,9 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Type", a.contentType)
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Content-Type-Options", "nosniff")
+	if a.csp != "" {
+		h.Set("Content-Security-Policy", a.csp)
+	}
 	v := a.identity
 	if a.br != nil || a.gzip != nil {
 		h.Add("Vary", "Accept-Encoding")

@@ -313,9 +313,24 @@ func clusterNode(c Cluster) *yaml.Node {
 		m.Content = append(m.Content, strNode("nodes"), seq)
 	}
 	if c.Timings != def.Timings {
-		m.Content = append(m.Content, strNode("timings"), mapNode(
-			"nodeMonitorGracePeriod", strNode(c.Timings.NodeMonitorGracePeriod.String()),
-			"podEvictionTimeout", strNode(c.Timings.PodEvictionTimeout.String())))
+		t := mapNode()
+		for _, f := range []struct {
+			name      string
+			got, want time.Duration
+		}{
+			{"nodeMonitorGracePeriod", c.Timings.NodeMonitorGracePeriod, def.Timings.NodeMonitorGracePeriod},
+			{"nodeMonitorPeriod", c.Timings.NodeMonitorPeriod, def.Timings.NodeMonitorPeriod},
+			{"podEvictionTimeout", c.Timings.PodEvictionTimeout, def.Timings.PodEvictionTimeout},
+			{"eventTTL", c.Timings.EventTTL, def.Timings.EventTTL},
+		} {
+			// The two older timings are always written; the newer ones when
+			// set (a Timings built in code may leave them zero) and not the
+			// default.
+			if f.name == "nodeMonitorGracePeriod" || f.name == "podEvictionTimeout" || (f.got != 0 && f.got != f.want) {
+				t.Content = append(t.Content, strNode(f.name), strNode(f.got.String()))
+			}
+		}
+		m.Content = append(m.Content, strNode("timings"), t)
 	}
 	if len(c.Images) > 0 {
 		images := mapNode()
@@ -324,15 +339,24 @@ func clusterNode(c Cluster) *yaml.Node {
 			spec := mapNode("pullSeconds", intNode(strconv.Itoa(int(im.PullSeconds))),
 				"startSeconds", intNode(strconv.Itoa(int(im.StartSeconds))),
 				"readySeconds", intNode(strconv.Itoa(int(im.ReadySeconds))))
-			if im.CrashAfterSeconds > 0 {
-				spec.Content = append(spec.Content, strNode("crashAfterSeconds"), intNode(strconv.Itoa(int(im.CrashAfterSeconds))))
+			optional := func(key string, v int32) {
+				if v > 0 {
+					spec.Content = append(spec.Content, strNode(key), intNode(strconv.Itoa(int(v))))
+				}
 			}
+			optional("crashAfterSeconds", im.CrashAfterSeconds)
 			if im.PullFail {
 				spec.Content = append(spec.Content, strNode("pull"), strNode("fail"))
 			}
+			optional("pullFailures", im.PullFailures)
 			if im.NeverReady {
 				spec.Content = append(spec.Content, strNode("neverReady"), boolNode(true))
 			}
+			optional("unreadyAfterSeconds", im.UnreadyAfterSeconds)
+			optional("readinessFlapSeconds", im.ReadinessFlapSeconds)
+			optional("livenessFailAfterSeconds", im.LivenessFailAfterSeconds)
+			optional("shutdownSeconds", im.ShutdownSeconds)
+			optional("exitCode", im.ExitCode)
 			images.Content = append(images.Content, strNode(name), spec)
 		}
 		m.Content = append(m.Content, strNode("images"), images)

@@ -74,24 +74,38 @@ type NodeSpec struct {
 	Pods   int
 }
 
-// Timings are the node lifecycle's timings.
+// Timings are the control plane's timings.
 type Timings struct {
 	// NodeMonitorGracePeriod is how long a node's heartbeats may be missing
 	// before it is NotReady (Kubernetes 1.32 and later: 50s).
 	NodeMonitorGracePeriod time.Duration
+	// NodeMonitorPeriod is how often the node lifecycle controller checks
+	// the nodes' heartbeats (kube-controller-manager's
+	// --node-monitor-period, 5s).
+	NodeMonitorPeriod time.Duration
 	// PodEvictionTimeout is how long pods tolerate a NotReady or unreachable
 	// node before they are evicted (300s).
 	PodEvictionTimeout time.Duration
+	// EventTTL is how long the API server keeps an event after its last
+	// write (kube-apiserver's --event-ttl, 1h).
+	EventTTL time.Duration
 }
 
-// ImageSpec is how a simulated image behaves.
+// ImageSpec is how a simulated image behaves (docs/scenarios.md, "Image
+// behaviour").
 type ImageSpec struct {
-	PullSeconds       int32 // image pull time; default 2
-	StartSeconds      int32 // container start until Running; default 1
-	ReadySeconds      int32 // Running until the readiness probe first passes; default 0
-	CrashAfterSeconds int32 // the container exits this long after each start; 0: never
-	PullFail          bool  // ErrImagePull, then ImagePullBackOff, forever
-	NeverReady        bool  // the readiness probe never passes
+	PullSeconds              int32 // image pull time; default 2
+	StartSeconds             int32 // container start until Running; default 1
+	ReadySeconds             int32 // Running until the app answers any probe or request; default 0
+	CrashAfterSeconds        int32 // the container exits this long after each start; 0: never
+	PullFail                 bool  // ErrImagePull, then ImagePullBackOff, forever
+	PullFailures             int32 // each node's first N pulls of the image fail, then it pulls; 0: none
+	NeverReady               bool  // the readiness probe never passes
+	UnreadyAfterSeconds      int32 // the readiness endpoint fails from this long after each start; 0: never
+	ReadinessFlapSeconds     int32 // the readiness endpoint alternates pass/fail with this period; 0: no flapping
+	LivenessFailAfterSeconds int32 // the app hangs (probes and requests time out) this long after each start; 0: never
+	ShutdownSeconds          int32 // how long the app takes to exit after SIGTERM; default 0
+	ExitCode                 int32 // the exit code after SIGTERM; default 0
 }
 
 // Defaults of the cluster.
@@ -101,7 +115,9 @@ const (
 	DefaultNodeMemory             = "8Gi"
 	DefaultNodePods               = 110
 	DefaultNodeMonitorGracePeriod = 50 * time.Second
+	DefaultNodeMonitorPeriod      = 5 * time.Second
 	DefaultPodEvictionTimeout     = 300 * time.Second
+	DefaultEventTTL               = time.Hour
 )
 
 // DefaultImage is how an image not listed in cluster.images behaves.
@@ -111,7 +127,8 @@ func DefaultImage() ImageSpec {
 
 // DefaultTimings are Kubernetes' own node lifecycle timings.
 func DefaultTimings() Timings {
-	return Timings{NodeMonitorGracePeriod: DefaultNodeMonitorGracePeriod, PodEvictionTimeout: DefaultPodEvictionTimeout}
+	return Timings{NodeMonitorGracePeriod: DefaultNodeMonitorGracePeriod, NodeMonitorPeriod: DefaultNodeMonitorPeriod,
+		PodEvictionTimeout: DefaultPodEvictionTimeout, EventTTL: DefaultEventTTL}
 }
 
 // DefaultCluster is the cluster of a scenario that does not describe one:

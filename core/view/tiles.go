@@ -36,6 +36,9 @@ const (
 	// StateImagePull: the image cannot be pulled (ErrImagePull, then
 	// ImagePullBackOff).
 	StateImagePull State = "ImagePullBackOff"
+	// StateInvalidImage: the image reference does not parse
+	// (InvalidImageName); drawn as StateImagePull, and not in the legend.
+	StateInvalidImage State = "InvalidImageName"
 	// StateEvicted: evicted from its node (taint eviction after the node
 	// was lost, or a Failed pod with reason Evicted).
 	StateEvicted State = "Evicted"
@@ -102,7 +105,7 @@ func Legend() []LegendItem {
 var shapes = map[State]Shape{
 	StatePending: ShapeDashed, StateContainerCreating: ShapeHalf, StateRunning: ShapeRing, StateReady: ShapeDot,
 	StateAvailable: ShapeSolid, StateTerminating: ShapeStriped, StateCrashLoop: ShapeCross, StateImagePull: ShapeTriangle,
-	StateEvicted: ShapeSlash, StateFailed: ShapeHollow,
+	StateInvalidImage: ShapeTriangle, StateEvicted: ShapeSlash, StateFailed: ShapeHollow,
 }
 
 // ShapeOf returns the shape that draws s.
@@ -114,8 +117,8 @@ func ShapeOf(s State) Shape {
 }
 
 // PodState classifies a pod at now. minReadySeconds is its ReplicaSet's
-// (a pod is available once Ready for longer than that, as the controllers
-// count it: lastTransitionTime + minReadySeconds strictly before now).
+// (a pod is available once Ready for that long, as the ReplicaSet
+// controller counts it: api.IsAvailable).
 func PodState(p *api.Pod, now time.Time, minReadySeconds int32) State {
 	if isEvicted(p) {
 		return StateEvicted
@@ -131,8 +134,10 @@ func PodState(p *api.Pod, now time.Time, minReadySeconds int32) State {
 			switch w.Reason {
 			case "CrashLoopBackOff":
 				return StateCrashLoop
-			case "ImagePullBackOff", "ErrImagePull", "InvalidImageName":
+			case "ImagePullBackOff", "ErrImagePull":
 				return StateImagePull
+			case "InvalidImageName":
+				return StateInvalidImage
 			}
 		}
 	}
@@ -141,7 +146,7 @@ func PodState(p *api.Pod, now time.Time, minReadySeconds int32) State {
 	}
 	ready := api.GetPodCondition(&p.Status, api.PodReady)
 	if ready != nil && ready.Status == api.ConditionTrue {
-		if minReadySeconds <= 0 || ready.LastTransitionTime.Add(time.Duration(minReadySeconds)*time.Second).Before(now) {
+		if api.IsAvailable(ready, minReadySeconds, now) {
 			return StateAvailable
 		}
 		return StateReady

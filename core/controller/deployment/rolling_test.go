@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"converge/core/api"
+	"converge/core/simtest"
 )
 
 // Where an upstream fixture uses maxSurge 0 with maxUnavailable 0 (which
@@ -130,6 +131,93 @@ func TestCleanupUnhealthyReplicas(t *testing.T) {
 	})
 }
 
+func TestCleanupUnhealthyReplicasStaleStatus(t *testing.T) {
+	t.Parallel()
+	// rolling.go cleanupUnhealthyReplicas: an old RS whose status says more
+	// available pods than its spec gives newReplicasCount > spec, an error;
+	// reconcileOldReplicaSets returns (false, nil) on it, so the pass scales
+	// nothing more down and the sync does not fail.
+	t.Run("one stale old RS", func(t *testing.T) {
+		t.Parallel()
+		f := newFixture(t)
+		d := f.deployment(10, rolling("2", "2"))
+		oldRS := f.rs(d, rsSpec{name: "foo-old", image: "foo:1", replicas: 6, status: 8, available: 8})
+		newRS := f.rs(d, rsSpec{name: "foo-new", replicas: 6, status: 6, available: 6})
+		s := f.syncer("foo")
+		_, n, err := s.cleanupUnhealthyReplicas([]*api.ReplicaSet{oldRS}, 3)
+		require.EqualError(t, err, "when cleaning up unhealthy replicas, got invalid request to scale down default/foo-old 6 -> 8")
+		assert.Zero(t, n)
+
+		scaled, err := s.reconcileOldReplicaSets([]*api.ReplicaSet{oldRS, newRS}, []*api.ReplicaSet{oldRS}, newRS)
+		require.NoError(t, err)
+		assert.False(t, scaled)
+		assert.Equal(t, int32(6), specOf(f.getRS("foo-old")), "not scaled down, although 14 available > 8")
+		assert.Equal(t, "no scale-down in this pass: when cleaning up unhealthy replicas, got invalid request to scale down default/foo-old 6 -> 8", s.waiting)
+		assert.Empty(t, s.actions)
+	})
+	t.Run("an older unhealthy RS keeps its cleanup", func(t *testing.T) {
+		t.Parallel()
+		f := newFixture(t)
+		d := f.deployment(10, rolling("2", "2"))
+		older := f.rs(d, rsSpec{name: "foo-older", image: "foo:0", replicas: 4, status: 4, available: 2})
+		f.advance(1)
+		stale := f.rs(d, rsSpec{name: "foo-old", image: "foo:1", replicas: 4, status: 5, available: 5})
+		newRS := f.rs(d, rsSpec{name: "foo-new", replicas: 4, status: 4, available: 4})
+		s := f.syncer("foo")
+		scaled, err := s.reconcileOldReplicaSets([]*api.ReplicaSet{older, stale, newRS}, []*api.ReplicaSet{older, stale}, newRS)
+		require.NoError(t, err)
+		assert.False(t, scaled, "the pass reports no scale-down")
+		assert.Equal(t, int32(2), specOf(f.getRS("foo-older")), "its 2 unhealthy replicas went before the error")
+		assert.Equal(t, int32(4), specOf(f.getRS("foo-old")))
+		assert.Equal(t, []string{"scale down replica set foo-older from 4 to 2"}, s.actions)
+	})
+	t.Run("the sync goes on to the status", func(t *testing.T) {
+		t.Parallel()
+		f := newFixture(t)
+		d := f.deployment(10, rolling("2", "2"))
+		f.rs(d, rsSpec{name: "foo-old", image: "foo:1", replicas: 6, status: 8, available: 8})
+		f.rs(d, rsSpec{name: "foo-new", replicas: 6, status: 6, available: 6})
+		c := New()
+		ctx := f.context()
+		c.Sync(ctx)
+		rec := ctx.Log.Records[0]
+		assert.Nil(t, rec.Queue, "not a failed sync")
+		assert.Equal(t, int32(6), specOf(f.getRS("foo-old")))
+		assert.Equal(t, int32(14), f.getD("foo").Status.AvailableReplicas, "status synced")
+	})
+}
+
+func TestCleanupUnhealthyReplicasStopsAtAStaleStatus(t *testing.T) {
+	t.Parallel()
+	// An old RS just scaled from 5 to 3 whose status still says 5 available
+	// would be "cleaned up" to 5: upstream's cleanupUnhealthyReplicas returns
+	// an error ("got invalid request to scale down ... 3 -> 5") and
+	// reconcileOldReplicaSets scales nothing more in that pass, not even
+	// what scaleDownOldReplicaSetsForRollingUpdate would allow.
+	f := newFixture(t)
+	d := f.deployment(1, rolling("30%", "1"))
+	f.rs(d, rsSpec{name: "older", image: "foo:0", replicas: 3, status: 3, available: 1})
+	f.advance(1)
+	f.rs(d, rsSpec{name: "stale", image: "foo:1", replicas: 3, status: 5, available: 5})
+	f.advance(1)
+	newRS := f.rs(d, rsSpec{name: "foo-new", replicas: 0})
+	old := []*api.ReplicaSet{f.getRS("older"), f.getRS("stale")}
+	s := f.syncer("foo")
+
+	_, n, err := s.cleanupUnhealthyReplicas(old, 10)
+	require.EqualError(t, err, "when cleaning up unhealthy replicas, got invalid request to scale down default/stale 3 -> 5")
+	assert.Zero(t, n, "as upstream, an error returns no count")
+	assert.Equal(t, int32(1), specOf(f.getRS("older")))
+	assert.Equal(t, int32(3), specOf(f.getRS("stale")))
+
+	old = []*api.ReplicaSet{f.getRS("older"), f.getRS("stale")}
+	scaled, err := s.reconcileOldReplicaSets(append(old, newRS), old, newRS)
+	require.NoError(t, err, "the error ends the scale-down, not the pass")
+	assert.False(t, scaled)
+	assert.Equal(t, int32(1), specOf(f.getRS("older")), "nothing left to clean up in the older RS")
+	assert.Equal(t, int32(3), specOf(f.getRS("stale")), "the available pods of the stale RS are not scaled down")
+}
+
 func TestScaleDownOldReplicaSetsForRollingUpdate(t *testing.T) {
 	t.Parallel()
 	// TestDeploymentController_scaleDownOldReplicaSetsForRollingUpdate rows: maxSurge 0, allRSs = oldRSs = [oldRS].
@@ -174,4 +262,38 @@ func TestScaleDownOldReplicaSetsForRollingUpdate(t *testing.T) {
 		assert.Equal(t, int32(0), specOf(f.getRS("rolled-back")))
 		assert.Equal(t, int32(2), specOf(f.getRS("younger")))
 	})
+}
+
+func TestStatusAfterScalingCountsTheSizesTheSyncRead(t *testing.T) {
+	t.Parallel()
+	// rolloutRolling and rolloutRecreate compute status from the ReplicaSets
+	// they read at the start of the pass (syncRolloutStatus(allRSs, newRS)
+	// with the copies from before the scale), so unavailableReplicas
+	// (Σ spec − available) is the one from before the scale.
+	tests := []struct {
+		name                      string
+		strategy                  simtest.DeploymentOption
+		oldSpec, oldAvail, newSpc int32
+		want                      int32 // unavailableReplicas
+		wantNewSpec               int32
+		wantOldSpec               int32
+	}{
+		{"rolling: new RS scaled up 0 -> 1 (after: 1)", rolling("25%", "25%"), 3, 3, 0, 0, 1, 3},
+		{"rolling: old RS scaled down 4 -> 2 (after: 0)", rolling("0", "1"), 4, 3, 0, 1, 0, 2},
+		{"recreate: old RS scaled down 3 -> 0 (after: 0)", simtest.WithRecreate(), 3, 1, 0, 2, 0, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			f := newFixture(t)
+			d := f.deployment(3, tc.strategy)
+			f.rs(d, rsSpec{name: "foo-old", image: "foo:1", replicas: tc.oldSpec, status: tc.oldSpec, available: tc.oldAvail, revision: "1"})
+			f.advance(1)
+			f.rs(d, rsSpec{name: "foo-new", replicas: tc.newSpc, revision: "2"})
+			f.sync()
+			assert.Equal(t, tc.wantNewSpec, specOf(f.getRS("foo-new")))
+			assert.Equal(t, tc.wantOldSpec, specOf(f.getRS("foo-old")))
+			assert.Equal(t, tc.want, f.getD("foo").Status.UnavailableReplicas)
+		})
+	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"converge/core/api"
 	"converge/core/controller"
+	"converge/core/controller/workqueue"
 	"converge/core/labels"
 	"converge/core/store"
 )
@@ -25,6 +26,11 @@ type rsState struct {
 	release []*api.Pod
 	// memo caches the label checks of the last labels map seen (see labelsOf).
 	memo labelMemo
+	// track is set for a ReplicaSet whose last sync failed: the pass folds
+	// the pods it controls into watched, which tells the work queue whether
+	// any of them changed.
+	track   bool
+	watched workqueue.Watched
 }
 
 // labelMemo remembers, within one sync, the selector and template checks of
@@ -63,6 +69,7 @@ type orphan struct {
 
 func (st *rsState) init(rs *api.ReplicaSet) {
 	st.rs, st.uid = rs, rs.UID
+	st.watched.Add(&rs.ObjectMeta)
 	st.sel, st.selErr = labels.FromLabelSelector(rs.Spec.Selector)
 	if st.selErr == nil && !selectorIsSet(rs.Spec.Selector, rs.Spec.Template.Labels) {
 		st.template = rs.Spec.Template.Labels
@@ -103,7 +110,11 @@ func observePods(s *store.Store, states []rsState, now time.Time) []orphan {
 			lastUID, lastIdx = ref.UID, indexOf(states, ref.UID)
 		}
 		if lastIdx >= 0 {
-			states[lastIdx].observe(p, now)
+			st := &states[lastIdx]
+			st.observe(p, now)
+			if st.track {
+				st.watched.Add(&p.ObjectMeta)
+			}
 		}
 		return true
 	})
@@ -149,7 +160,7 @@ func (st *rsState) count(p *api.Pod, full bool, now time.Time) {
 	}
 	if c := api.GetPodCondition(&p.Status, api.PodReady); c != nil && c.Status == api.ConditionTrue {
 		st.counts.ready++
-		if isAvailable(c, st.rs.Spec.MinReadySeconds, now) {
+		if api.IsAvailable(c, st.rs.Spec.MinReadySeconds, now) {
 			st.counts.available++
 		}
 	}
@@ -162,20 +173,6 @@ func containsAll(set, sub map[string]string) bool {
 		}
 	}
 	return true
-}
-
-// isAvailable is podutil.IsPodAvailable for a Ready=True condition: ready
-// for minReadySeconds, that is lastTransitionTime + minReadySeconds strictly
-// before now (any ready pod with minReadySeconds 0).
-//
-// Example: minReadySeconds 10, ready at 00:00:05: not available at 00:00:15,
-// available at 00:00:16.
-func isAvailable(ready *api.PodCondition, minReadySeconds int32, now time.Time) bool {
-	if minReadySeconds <= 0 {
-		return true
-	}
-	t := ready.LastTransitionTime
-	return !t.IsZero() && t.Add(time.Duration(minReadySeconds)*time.Second).Before(now)
 }
 
 // releasePods removes the ReplicaSet's ownerReference from the pods its
