@@ -123,13 +123,18 @@ func (s *storage) state() storageState {
 func indexedDBFS() (fsys hackpadfs.FS, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			fsys, err = nil, fmt.Errorf("IndexedDB: %s", panicText(r))
+			msg := panicText(r)
+			if je, ok := r.(js.Error); ok {
+				msg = jsErrorText(je.Value)
+			}
+			fsys, err = nil, fmt.Errorf("IndexedDB: %s", msg)
 		}
 	}()
 	// Reading indexedDB itself throws where the page may not use it (a
-	// sandboxed frame); Get then panics, which the recover above turns
-	// into the error.
-	if v := js.Global().Get("indexedDB"); !v.Truthy() {
+	// sandboxed frame, some private windows). js.Value.Get does not catch
+	// an exception of a getter (it would stop the Go runtime); Call does,
+	// and panics with it, which the recover above turns into the error.
+	if v := js.Global().Get("Reflect").Call("get", js.Global(), "indexedDB"); !v.Truthy() {
 		return nil, errors.New("this browser offers no IndexedDB")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), storageOpenTimeout)
