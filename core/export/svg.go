@@ -1,7 +1,6 @@
 package export
 
 import (
-	"encoding/xml"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -207,11 +206,18 @@ func styleOf(key string) string {
 	return `fill="none" stroke="#5a6470" stroke-width="2"`
 }
 
-// esc escapes s for XML text and attribute values (<, >, &, ' and ").
+// esc escapes s for XML text and attribute values: <, >, &, ' and ", and
+// the control characters XML 1.0 does not allow, which become U+FFFD (as
+// encoding/xml's EscapeText does; the page does not link encoding/xml).
 func esc(s string) string {
-	var b strings.Builder
-	_ = xml.EscapeText(&b, []byte(s))
-	return b.String()
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0xFFFE || r == 0xFFFF {
+			return '\uFFFD'
+		}
+		return r
+	}, xmlEscaper.Replace(strings.ToValidUTF8(s, "\uFFFD")))
 }
+
+var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "'", "&#39;", `"`, "&#34;", "\n", "&#xA;", "\r", "&#xD;", "\t", "&#x9;")
 
 func itoa(n int) string { return strconv.Itoa(n) }

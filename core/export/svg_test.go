@@ -113,3 +113,13 @@ func TestChartsSVGGolden(t *testing.T) {
 	require.NoError(t, err, "run go test ./core/export -update")
 	assert.Equal(t, strings.Split(string(want), "\n"), strings.Split(string(got), "\n"))
 }
+
+// esc agrees with encoding/xml's EscapeText.
+func TestEscMatchesEncodingXML(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{"", "plain", `<a href="x">&'</a>`, "line\nbreak\ttab\rcr", "\x00\x01ctl", "\xffbad utf-8", "é ✓ 💡", "\uFFFE"} {
+		var b strings.Builder
+		require.NoError(t, xml.EscapeText(&b, []byte(s)))
+		assert.Equal(t, b.String(), esc(s), "%q", s)
+	}
+}
