@@ -34,7 +34,8 @@ const KindCluster = "converge"
 //   - it creates a namespace of its own ($NAMESPACE, default
 //     converge-NAME) and applies the scenario's objects there through
 //     `kubectl apply -f -` and a quoted here-document (nothing in it
-//     expands), printed as kubectl prints YAML;
+//     expands), printed as kubectl prints YAML; if the cluster refuses
+//     them the replay stops;
 //   - each kubectl and apply step runs at its second, counted from the
 //     start (at waits with sleep); a step that fails is printed and the
 //     replay goes on, as in the simulation; expectError checks the error;
@@ -239,7 +240,7 @@ func (g *script) objects() error {
 	for i, d := range g.scn.Objects {
 		refs[i] = ref(d.Object)
 	}
-	g.line("step " + shQuote("apply "+strings.Join(refs, ", ")) + " apply -f - " + heredoc(body))
+	g.line("objects " + shQuote("apply "+strings.Join(refs, ", ")) + " " + heredoc(body))
 	return nil
 }
 

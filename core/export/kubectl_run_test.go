@@ -158,6 +158,11 @@ steps:
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "the namespace replay-test exists already")
 	assert.NotContains(t, log, "apply")
+
+	code, _, stderr, log = replay(t, script, []string{" apply -f -\t1\terror: the server could not find the requested resource"})
+	assert.Equal(t, 2, code, "the objects refused: nothing to replay")
+	assert.Contains(t, stderr, "the cluster refused the scenario's objects; the replay stops")
+	assert.NotContains(t, log, "delete configmap nope", "no step ran")
 }
 
 // The pod helper finds the cluster's pod for a name the simulation chose.

@@ -227,6 +227,6 @@ objects:
 `)
 	out, err := Kubectl(scn, KubectlOptions{})
 	require.NoError(t, err)
-	assert.Contains(t, string(out), "step 'apply configmap/c' apply -f - <<'CONVERGE_EOF'\n")
+	assert.Contains(t, string(out), "objects 'apply configmap/c' <<'CONVERGE_EOF'\n")
 	assert.Contains(t, string(out), "    $HOME `date` $(id)\n    CONVERGE_EOF\nkind: ConfigMap\n")
 }

@@ -84,6 +84,16 @@ step() {
   fi
 }
 
+# objects TEXT: applies the scenario's objects (its stdin) at t=0; the
+# replay cannot go on without them, so a refusal ends it (exit status 2).
+objects() {
+  say "\$ kubectl $1"
+  if ! kubectl --namespace "$namespace" apply -f - 2>&1 | indent; then
+    echo "the cluster refused the scenario's objects; the replay stops" >&2
+    exit 2
+  fi
+}
+
 # step_fails TEXT WANT ARGS...: runs kubectl ARGS, which must fail with an
 # error that contains WANT (expectError).
 step_fails() {
@@ -216,7 +226,7 @@ kubectl create namespace "$namespace" >/dev/null || exit 2
 echo "Replaying $scenario_file in the namespace $namespace"
 start=$SECONDS
 # t=0: the scenario's objects
-step 'apply deployment/web' apply -f - <<'CONVERGE_EOF'
+objects 'apply deployment/web' <<'CONVERGE_EOF'
 apiVersion: apps/v1
 kind: Deployment
 metadata:
