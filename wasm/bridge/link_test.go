@@ -14,7 +14,6 @@ import (
 // page reads them.
 func TestLinksOpenAtTheirSecond(t *testing.T) {
 	t.Parallel()
-	lib := testLibrary()
 	own := alphaYAML + "steps:\n- at: 31s\n  kubectl: scale deployment/web --replicas=3\n"
 	tests := []struct {
 		name     string
@@ -33,7 +32,7 @@ func TestLinksOpenAtTheirSecond(t *testing.T) {
 			for _, base := range []string{"http://127.0.0.1:8080/", "/docs/converge/"} {
 				u, err := tc.link.URL(base)
 				require.NoError(t, err)
-				o := Decide(u, lib)
+				o := Decide(u, testLibrary()) // a Library reads its files once, unguarded: one per test
 				require.Empty(t, o.Error, u)
 				assert.Equal(t, tc.wantName, o.Name)
 				assert.Equal(t, tc.wantT, o.T, u)
