@@ -137,3 +137,36 @@ func TestExportsThroughTheBridge(t *testing.T) {
 	var anyJSON map[string]any
 	assert.Error(t, json.Unmarshal([]byte(tr.Text), &anyJSON), "JSONL: one object a line, not one document")
 }
+
+// SaveWork keeps a scenario of the user's own, under one name however
+// often it is called, and leaves a built-in one as loaded alone.
+func TestSaveWork(t *testing.T) {
+	t.Parallel()
+	p := newTestPage(t)
+	inst := p.def
+	require.NoError(t, inst.LoadBuiltin("basic-loop"))
+	name, err := inst.SaveWork()
+	require.NoError(t, err)
+	assert.Equal(t, "", name, "a built-in as loaded needs no saving")
+
+	inst.SeekTo(10)
+	require.True(t, inst.Run("scale deployment/web --replicas=3").OK)
+	name, err = inst.SaveWork()
+	require.NoError(t, err)
+	assert.Equal(t, "basic-loop", name)
+	require.True(t, inst.Run("scale deployment/web --replicas=4").OK)
+	name, err = inst.SaveWork()
+	require.NoError(t, err)
+	assert.Equal(t, "basic-loop", name, "the second call replaces the first save")
+	var list []library.Entry
+	require.NoError(t, p.storage.use(func(st *library.Store) (err error) {
+		list, err = st.List()
+		return err
+	}))
+	require.Len(t, list, 1)
+	data, err := p.readSaved("basic-loop")
+	require.NoError(t, err)
+	want, err := inst.Sim.Scenario().Marshal()
+	require.NoError(t, err)
+	assert.Equal(t, string(want), string(data))
+}

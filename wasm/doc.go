@@ -130,7 +130,9 @@
 // after typing stops (ui_draft.go) and, once the page has opened, offers a
 // draft whose text differs from the editor's. The downloads are made in
 // Go (wasm/bridge: ScenarioFile, KubectlFile, TraceFile, ChartsFile) and
-// handed to the browser as a Blob.
+// handed to the browser as a Blob. Instance.SaveWork keeps what the user
+// would lose if the page stopped (a scenario of their own, the editor's
+// edits as the draft), for whatever must stop the runtime.
 //
 // # Embedding
 //

@@ -122,3 +122,14 @@ func (k *draftKeeper) discardDraft() {
 		_ = inst.storage.use(func(st *library.Store) error { return st.DiscardDraft() })
 	})
 }
+
+var _ workSaver = (*app)(nil)
+
+// editedText is the editor's text and whether it holds edits (SaveWork).
+func (a *app) editedText() (string, bool) {
+	ed := a.editor()
+	if ed == nil || !ed.model.Edited() {
+		return "", false
+	}
+	return ed.text.value(), true
+}

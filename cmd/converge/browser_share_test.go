@@ -87,6 +87,16 @@ func TestShareLinkKeepsTheTime(t *testing.T) {
 	assert.Equal(t, got.Copied, got.Href, "the address is the same link")
 	picked := evalJS[string](t, p, `document.querySelector(".cv-picker").selectedOptions[0].textContent`)
 	assert.Equal(t, "Your own scenario", picked)
+	// A clipboard that refuses (no permission) leaves the link to copy by
+	// hand.
+	refused := evalJS[struct{ Note, Field string }](t, p, `navigator.clipboard.writeText = () => Promise.reject(new DOMException("Write permission denied.", "NotAllowedError"));
+		{`+uiJS+`(async () => {
+			q(".cv-note-close").click();
+			q(".cv-share-btn").click();
+			return {Note: await until(() => !q(".cv-note").hidden && q(".cv-note-text").textContent), Field: q(".cv-note-link").value};
+		})()}`)
+	assert.Equal(t, "Copy this link by hand: the browser did not let the page copy it.", refused.Note)
+	assert.Equal(t, got.Copied, refused.Field)
 	p.assertNoConsoleErrors(t)
 
 	// The copied link, opened in a new page.

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"converge/core/kubectl"
 	"converge/core/scenario"
 )
 
@@ -100,4 +101,21 @@ func TestJSONPathRefusesWhatItCannotWrite(t *testing.T) {
 			assert.ErrorIs(t, err, ErrNoJSONPath)
 		})
 	}
+}
+
+// shQuote's word reads back as the one word s, as a POSIX shell splits it
+// (kubectl.Split, which the bash round trip above agrees with).
+func FuzzShQuote(f *testing.F) {
+	for _, s := range []string{"web", "", "it's", `a\b`, "$(id)", "a b", "'", "\t\n", "ünï"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		words, err := kubectl.Split(shQuote(s))
+		if err != nil {
+			t.Fatalf("Split(shQuote(%q)) = %v", s, err)
+		}
+		if len(words) != 1 || words[0] != s {
+			t.Fatalf("Split(shQuote(%q)) = %q, want [%q]", s, words, s)
+		}
+	})
 }
