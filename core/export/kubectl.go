@@ -194,8 +194,26 @@ func imageBehaviour(im scenario.ImageSpec) string {
 	if im.NeverReady {
 		parts = append(parts, "never ready")
 	}
+	if im.PullFailures > 0 {
+		parts = append(parts, fmt.Sprintf("its first %d pulls on each node fail", im.PullFailures))
+	}
 	if im.CrashAfterSeconds > 0 {
 		parts = append(parts, fmt.Sprintf("exits %ds after each start", im.CrashAfterSeconds))
+	}
+	if im.UnreadyAfterSeconds > 0 {
+		parts = append(parts, fmt.Sprintf("readiness fails from %ds after each start", im.UnreadyAfterSeconds))
+	}
+	if im.ReadinessFlapSeconds > 0 {
+		parts = append(parts, fmt.Sprintf("readiness alternates every %ds", im.ReadinessFlapSeconds))
+	}
+	if im.LivenessFailAfterSeconds > 0 {
+		parts = append(parts, fmt.Sprintf("hangs %ds after each start (liveness fails)", im.LivenessFailAfterSeconds))
+	}
+	if im.ShutdownSeconds > 0 {
+		parts = append(parts, fmt.Sprintf("takes %ds to exit after SIGTERM", im.ShutdownSeconds))
+	}
+	if im.ExitCode != 0 {
+		parts = append(parts, fmt.Sprintf("exits with code %d after SIGTERM", im.ExitCode))
 	}
 	if len(parts) == 0 {
 		return "healthy, with the default timings"

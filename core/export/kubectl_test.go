@@ -88,6 +88,7 @@ cluster:
   images:
     myrepo/web:2.0: {pull: fail}
     myrepo/slow:1: {pullSeconds: 30, readySeconds: 5}
+    myrepo/odd:1: {pullFailures: 2, unreadyAfterSeconds: 40, readinessFlapSeconds: 10, livenessFailAfterSeconds: 60, shutdownSeconds: 20, exitCode: 137}
 objects:
 - {apiVersion: v1, kind: ConfigMap, metadata: {name: c, namespace: default}, data: {k: v}}
 steps:
@@ -103,7 +104,9 @@ steps:
 		"# Then: bash two.sh",
 		"#   a is $NODE_1 (default converge-worker)\n#   b is $NODE_2 (default converge-worker2)\n",
 		"#   a: cpu 2, memory 4Gi, 10 pods\n#   b: cpu 8, memory 16Gi, 110 pods\n",
-		"#   myrepo/slow:1: pulls in 30s, ready 5s after it runs\n#   myrepo/web:2.0: its pull fails (ErrImagePull, ImagePullBackOff)\n",
+		"#   myrepo/odd:1: its first 2 pulls on each node fail, readiness fails from 40s after each start, readiness alternates every 10s, " +
+			"hangs 60s after each start (liveness fails), takes 20s to exit after SIGTERM, exits with code 137 after SIGTERM\n" +
+			"#   myrepo/slow:1: pulls in 30s, ready 5s after it runs\n#   myrepo/web:2.0: its pull fails (ErrImagePull, ImagePullBackOff)\n",
 		"scenario_file=dir/two.yaml\n",
 		"namespace=${NAMESPACE:-converge-two}\n",
 		"NODE_2=${NODE_2:-converge-worker2}\n",
