@@ -254,6 +254,12 @@ func TestDraftRestoredAfterAReload(t *testing.T) {
 	p.waitFor(t, uiReady)
 	p.waitFor(t, `!document.querySelector(".cv-draft-offer").hidden`)
 	p.shot(t, "draft-offer", false)
+	// At 375 px the offer and its buttons stay within the screen.
+	p.emulate(t, 375, 800, "light")
+	bad := evalJS[[]string](t, p, "{"+uiJS+`overflow(".cv-draft-offer, .cv-draft-offer *")}`)
+	assert.Empty(t, bad, "the draft offer at 375 px")
+	p.shot(t, "draft-offer-375", false)
+	p.emulate(t, 1280, 800, "light")
 	got := evalJS[struct {
 		Offer, Editor, Title string
 		Tab                  string
@@ -270,6 +276,16 @@ func TestDraftRestoredAfterAReload(t *testing.T) {
 	assert.Equal(t, "editor", got.Tab)
 	assert.Equal(t, "The basic loop, scaling up and down", got.Title, "restored, not applied")
 	p.shot(t, "draft-restored", false)
+	p.emulate(t, 375, 800, "light")
+	bad = evalJS[[]string](t, p, "{"+uiJS+`(async () => {
+		const text = q(".cv-ed-text");
+		input(text, text.value + "# typed at 375 px\n");
+		await until(() => q(".cv-ed-draft").checkVisibility() && q(".cv-ed-draft").textContent.startsWith("Draft kept in this browser"));
+		return overflow(".cv-editor, .cv-editor *");
+	})()}`)
+	assert.Empty(t, bad, "the editor and its draft line at 375 px")
+	evalJS[bool](t, p, `document.querySelector(".cv-ed-draft").scrollIntoView({block: "center"}), true`)
+	p.shot(t, "draft-line-375", false)
 	p.assertNoConsoleErrors(t)
 }
 
@@ -307,6 +323,10 @@ func TestIndexedDBUnavailable(t *testing.T) {
 	assert.Equal(t, []string{"in memory"}, got.Saved, "saving still works, in memory")
 	assert.Equal(t, got.Note, got.Notice)
 	p.shot(t, "storage-in-memory", false)
+	p.emulate(t, 375, 800, "light")
+	bad := evalJS[[]string](t, p, "{"+uiJS+`overflow(".cv-note, .cv-note *, .cv-saved-notice")}`)
+	assert.Empty(t, bad, "the storage notice at 375 px")
+	p.shot(t, "storage-in-memory-375", false)
 	p.assertNoConsoleErrors(t)
 }
 

@@ -179,5 +179,8 @@ func capitalize(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// oneLineError is err's text on one line.
-func oneLineError(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }
+// oneLineError is err's text on one line, without a final full stop (the
+// text goes inside parentheses).
+func oneLineError(err error) string {
+	return strings.TrimSuffix(strings.Join(strings.Fields(err.Error()), " "), ".")
+}

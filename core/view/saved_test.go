@@ -89,6 +89,8 @@ func TestStorageNotice(t *testing.T) {
 		StorageNotice(errors.New("IndexedDB is not\navailable"), nil))
 	assert.Equal(t, "Saving in this browser's storage failed (QuotaExceededError): your scenarios and drafts are kept in memory from now on, until this page closes. Use Download to keep a scenario.",
 		StorageNotice(nil, errors.New("QuotaExceededError")))
+	assert.Equal(t, "Your scenarios and drafts are kept in memory only, until this page closes: this browser does not let the page store them (SecurityError: The user denied permission to access the database). Use Download to keep a scenario.",
+		StorageNotice(errors.New("SecurityError: The user denied permission to access the database."), nil), "no full stop before the parenthesis closes")
 }
 
 func TestImportOf(t *testing.T) {
