@@ -2,11 +2,14 @@ package export
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -90,7 +93,9 @@ func TestKubectlReplayOfBasicLoop(t *testing.T) {
 	// availableReplicas is 3, then 5, then 2: three answers in turn would
 	// need state, so the fake says 5 and two expects miss.
 	rules = append(rules, jp("deployment/web", ".status.availableReplicas", "5"))
+	began := time.Now()
 	code, stdout, stderr, log := replay(t, script, rules)
+	took := time.Since(began)
 	assert.Equal(t, 1, code, "two expects miss: exit 1\nstdout:\n%s\nstderr:\n%s", stdout, stderr)
 	calls := strings.Split(strings.TrimSpace(log), "\n")
 	require.GreaterOrEqual(t, len(calls), 5, log)
@@ -98,14 +103,27 @@ func TestKubectlReplayOfBasicLoop(t *testing.T) {
 	assert.Equal(t, "kubectl create namespace replay-test", calls[1])
 	assert.Equal(t, "kubectl --namespace replay-test apply -f -", calls[2])
 	assert.Contains(t, log, "  | kind: Deployment\n  | metadata:\n  |   labels:\n  |     app: web\n  |   name: web\n")
-	var sleeps []string
+	var sleeps []int
 	for _, c := range calls {
-		if strings.HasPrefix(c, "sleep ") {
-			sleeps = append(sleeps, strings.TrimPrefix(c, "sleep "))
+		if w, ok := strings.CutPrefix(c, "sleep "); ok {
+			n, err := strconv.Atoi(w)
+			require.NoError(t, err, c)
+			sleeps = append(sleeps, n)
 		}
 	}
-	// The fake sleep takes no time, so each wait is the step's whole at.
-	assert.Equal(t, []string{"15", "20", "40", "45", "46", "75"}, sleeps)
+	// The fake sleep takes no time, so each wait is the step's at less the
+	// seconds the script itself has taken so far (bash's SECONDS, which a
+	// loaded machine advances): a count that never goes back and stays
+	// within the run's own duration.
+	ats := []int{15, 20, 40, 45, 46, 75}
+	require.Len(t, sleeps, len(ats), log)
+	elapsed := 0
+	for i, at := range ats {
+		e := at - sleeps[i]
+		assert.GreaterOrEqual(t, e, elapsed, "the wait before the step at %ds counts from the start", at)
+		assert.LessOrEqual(t, float64(e), math.Ceil(took.Seconds())+1, "the wait before the step at %ds (the run took %s)", at, took)
+		elapsed = e
+	}
 	assert.Contains(t, log, "kubectl --namespace replay-test scale deployment/web --replicas=5\n")
 	assert.Contains(t, log, "kubectl --namespace replay-test get deployment/web -o jsonpath={.status.availableReplicas}\n")
 	assert.Contains(t, stdout, "   20s  $ kubectl scale deployment/web --replicas=5\n          deployment.apps/web scaled\n")
