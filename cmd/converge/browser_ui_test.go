@@ -152,7 +152,7 @@ func TestUIPageLoadsAndDrawsTheRolloutFirst(t *testing.T) {
 	assert.Equal(t, loopTitles(t, bridge.NewLibrary(scenarios.FS).Default()), got.Loop, "the components in the engine's tick order")
 	assert.Equal(t, got.Want, got.Intro, "the default scenario's title")
 	assert.Positive(t, got.Tiles)
-	assert.Equal(t, []string{"Charts", "Nodes", "Events", "Console", "Editor", "Revisions", "Selectors"}, got.Tabs)
+	assert.Equal(t, []string{"Charts", "Nodes", "Events", "Console", "Editor", "Revisions", "Selectors", "My scenarios"}, got.Tabs)
 	assert.Contains(t, got.Status, version.Version)
 	assert.Regexp(t, `^web-[a-z0-9]+-[a-z0-9]+: (Pending|ContainerCreating|Running, not ready|Available)`, got.Hover, "a tile's hover text")
 	p.assertNoConsoleErrors(t)

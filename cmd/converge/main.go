@@ -35,6 +35,7 @@ var commands = []*command{
 	shareCommand,
 	unshareCommand,
 	kubectlCommand,
+	exportKubectlCommand,
 }
 
 // command is one subcommand.
