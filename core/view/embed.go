@@ -10,7 +10,7 @@ import (
 )
 
 // Embed is what the page's Embed button shows: copy-paste snippets that
-// show the current scenario at the current second on another page
+// show the current scenario at the current second on a page of any site
 // (docs/embedding.md).
 type Embed struct {
 	// Script is the one script tag a page needs, from the page's own
@@ -25,12 +25,12 @@ type Embed struct {
 	Link string
 }
 
-// EmbedOf is the Embed of a page at pageURL (its address; the query and
-// fragment are dropped, and so is a file name after the last slash) that
-// shows a scenario at second t: the built-in scenario builtin by name when
-// it runs exactly that ("" otherwise), else yaml as a share payload. A
-// scenario too large for a share is scenario.ErrShareTooLarge.
-func EmbedOf(pageURL, builtin string, yaml []byte, t int64) (Embed, error) {
+// EmbedOf is the Embed of the page at pageURL (its address; the query and
+// fragment are dropped, and so is a file name after the last slash) for
+// l: the built-in scenario by name when l.Builtin is set, else l.YAML as
+// a share payload; l.T as t when it is past 0. A scenario too large for a
+// share is ErrTooLargeForLink.
+func EmbedOf(pageURL string, l Link) (Embed, error) {
 	base := pageURL
 	if i := strings.IndexAny(base, "?#"); i >= 0 {
 		base = base[:i]
@@ -38,22 +38,21 @@ func EmbedOf(pageURL, builtin string, yaml []byte, t int64) (Embed, error) {
 	if i := strings.LastIndexByte(base, '/'); i >= 0 {
 		base = base[:i+1]
 	}
-	attrs := ""
-	query := "?embed=1"
-	fragment := ""
-	if builtin != "" {
-		attrs = ` scenario="` + html.EscapeString(builtin) + `"`
-		query = "?scenario=" + url.QueryEscape(builtin) + "&embed=1"
+	var attrs, query, fragment string
+	if l.Builtin != "" {
+		attrs = ` scenario="` + html.EscapeString(l.Builtin) + `"`
+		query = "?scenario=" + url.QueryEscape(l.Builtin) + "&embed=1"
 	} else {
-		share, err := scenario.EncodeShare(yaml)
+		share, err := scenario.EncodeShare(l.YAML)
 		if err != nil {
 			return Embed{}, err
 		}
 		attrs = ` share="` + html.EscapeString(share) + `"`
+		query = "?embed=1"
 		fragment = "#s=" + share
 	}
-	if t > 0 {
-		ts := strconv.FormatInt(t, 10)
+	if l.T > 0 {
+		ts := strconv.FormatInt(l.T, 10)
 		attrs += ` t="` + ts + `"`
 		query += "&t=" + ts
 	}
@@ -65,4 +64,22 @@ func EmbedOf(pageURL, builtin string, yaml []byte, t int64) (Embed, error) {
 			` style="border:0;max-width:100%" loading="lazy"></iframe>`,
 		Link: link,
 	}, nil
+}
+
+// EmbedIntro is what the Embed panel says above its snippets, for a
+// scenario shown at second t.
+func EmbedIntro(t int64) string {
+	at := "at the start"
+	if t > 0 {
+		at = "at " + secondsText(t)
+	}
+	return "Show this scenario " + at + " on a page of any site: add the script tag once, then one element per demo. " +
+		"The simulator loads when a demo comes into view."
+}
+
+// EmbedTooLarge is what the Embed panel says for a scenario of size
+// bytes, which neither an element's share attribute nor a link can carry.
+func EmbedTooLarge(size int) string {
+	return "No snippet: this scenario is " + kib(size) + ", and an embed carries at most " + kib(scenario.MaxShareSize) +
+		". Shorten it (fewer objects or steps) to embed it, or use Download to pass it on as a file."
 }

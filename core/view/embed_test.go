@@ -16,14 +16,14 @@ func TestEmbedOf(t *testing.T) {
 	share, err := scenario.EncodeShare(yaml)
 	require.NoError(t, err)
 	tests := []struct {
-		name    string
-		page    string
-		builtin string
-		t       int64
-		want    Embed
+		name string
+		page string
+		link Link
+		want Embed
 	}{
 		{
-			name: "a built-in scenario at a second", page: "https://docs.example/converge/?scenario=basic-loop&t=30#x", builtin: "basic-loop", t: 30,
+			name: "a built-in scenario at a second", page: "https://docs.example/converge/?scenario=basic-loop&t=30#x",
+			link: Link{Builtin: "basic-loop", YAML: yaml, T: 30},
 			want: Embed{
 				Script:  `<script type="module" src="https://docs.example/converge/converge.js"></script>`,
 				Element: `<converge-sim scenario="basic-loop" t="30"></converge-sim>`,
@@ -32,7 +32,7 @@ func TestEmbedOf(t *testing.T) {
 			},
 		},
 		{
-			name: "at 0s there is no t", page: "http://127.0.0.1:8080/", builtin: "rolling-update",
+			name: "at 0s there is no t", page: "http://127.0.0.1:8080/", link: Link{Builtin: "rolling-update"},
 			want: Embed{
 				Script:  `<script type="module" src="http://127.0.0.1:8080/converge.js"></script>`,
 				Element: `<converge-sim scenario="rolling-update"></converge-sim>`,
@@ -41,7 +41,8 @@ func TestEmbedOf(t *testing.T) {
 			},
 		},
 		{
-			name: "the user's own scenario travels as a share, from a page with a file name", page: "https://h.example/a/index.html#s=old", t: 12,
+			name: "the user's own scenario travels as a share, from a page with a file name", page: "https://h.example/a/index.html#s=old",
+			link: Link{YAML: yaml, T: 12},
 			want: Embed{
 				Script:  `<script type="module" src="https://h.example/a/converge.js"></script>`,
 				Element: `<converge-sim share="` + share + `" t="12"></converge-sim>`,
@@ -53,21 +54,40 @@ func TestEmbedOf(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := EmbedOf(tc.page, tc.builtin, yaml, tc.t)
+			got, err := EmbedOf(tc.page, tc.link)
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, got)
 		})
 	}
 	t.Run("a scenario too large for a share", func(t *testing.T) {
 		t.Parallel()
-		_, err := EmbedOf("http://h/", "", []byte(strings.Repeat("x", 70<<10)), 0)
-		assert.ErrorIs(t, err, scenario.ErrShareTooLarge)
+		_, err := EmbedOf("http://h/", Link{YAML: []byte(strings.Repeat("x", 70<<10))})
+		assert.ErrorIs(t, err, ErrTooLargeForLink)
 	})
 	t.Run("a name is escaped", func(t *testing.T) {
 		t.Parallel()
-		got, err := EmbedOf("http://h/", `a"b&c`, nil, 0)
+		got, err := EmbedOf("http://h/", Link{Builtin: `a"b&c`})
 		require.NoError(t, err)
 		assert.Equal(t, `<converge-sim scenario="a&#34;b&amp;c"></converge-sim>`, got.Element)
 		assert.Equal(t, "http://h/?scenario=a%22b%26c&embed=1", got.Link)
 	})
+}
+
+func TestEmbedTexts(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		got  string
+		want string
+	}{
+		{"at the start", EmbedIntro(0), "Show this scenario at the start on a page of any site: add the script tag once, then one element per demo. The simulator loads when a demo comes into view."},
+		{"at a minute and a half", EmbedIntro(90), "Show this scenario at 1m30s on a page of any site: add the script tag once, then one element per demo. The simulator loads when a demo comes into view."},
+		{"too large", EmbedTooLarge(70 << 10), "No snippet: this scenario is 70 KiB, and an embed carries at most 64 KiB. Shorten it (fewer objects or steps) to embed it, or use Download to pass it on as a file."},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			assert.Equal(t, tc.want, tc.got)
+		})
+	}
 }
