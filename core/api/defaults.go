@@ -215,6 +215,8 @@ func SetDefaults(obj Object) {
 		SetDefaultsConfigMap(o)
 	case *Node:
 		SetDefaultsNode(o)
+	case *HorizontalPodAutoscaler:
+		SetDefaultsHorizontalPodAutoscaler(o)
 	case *Endpoints:
 		o.APIVersion, o.Kind = GroupVersionCore, KindEndpoints
 		if o.Namespace == "" {

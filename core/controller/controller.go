@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"converge/core/api"
+	"converge/core/labels"
 	"converge/core/store"
 )
 
@@ -37,6 +38,26 @@ type Context struct {
 	Log *SyncLog
 	// Emitted collects the events of this tick.
 	Emitted []store.EmittedEvent
+	// Metrics is the resource metrics API (metrics.k8s.io, served by the
+	// metrics server); nil when the cluster runs none.
+	Metrics MetricsAPI
+}
+
+// MetricsAPI is the resource metrics API as the HPA reads it: the last
+// sample of every pod in a namespace that sel matches and that has one,
+// sorted by name.
+type MetricsAPI interface {
+	PodMetrics(namespace string, sel labels.Selector) []PodMetrics
+}
+
+// PodMetrics is metrics.k8s.io/v1beta1 PodMetrics, summed over the pod's
+// containers: its usage in milli-units over Window, ending at Timestamp.
+type PodMetrics struct {
+	Namespace, Name string
+	Timestamp       time.Time
+	Window          time.Duration
+	// CPU is in millicores, Memory in milli-bytes (as Quantity.MilliValue).
+	CPU, Memory int64
 }
 
 // Now returns the simulated time.

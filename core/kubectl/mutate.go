@@ -86,8 +86,8 @@ func (x *execCtx) scaleOne(in info, replicas int32, current int64) error {
 	if current >= 0 && int64(have) != current {
 		return &plainError{msg: fmt.Sprintf(msgScalePrecondition, current, have)}
 	}
-	next.GetObjectMeta().ResourceVersion = x.cmd.str("resource-version")
-	updated, err := x.st.Update(next)
+	m := next.GetObjectMeta()
+	updated, err := x.st.UpdateScale(in.rt.Kind, m.Namespace, m.Name, replicas, x.cmd.str("resource-version"))
 	if err != nil {
 		return err
 	}

@@ -17,7 +17,8 @@ type kindInfo struct {
 // kinds are the objects a manifest may hold, in the order messages list
 // them (Endpoints and Events are the control plane's to write). Their
 // apiVersions and Go types are core/api's resource table's.
-var kinds = registered(api.KindDeployment, api.KindReplicaSet, api.KindPod, api.KindConfigMap, api.KindService, api.KindNode)
+var kinds = registered(api.KindDeployment, api.KindReplicaSet, api.KindPod, api.KindConfigMap, api.KindService, api.KindNode,
+	api.KindHorizontalPodAutoscaler)
 
 func registered(names ...string) []kindInfo {
 	out := make([]kindInfo, len(names))
@@ -58,7 +59,7 @@ func lookupKind(apiVersion, kind string) (kindInfo, string, bool) {
 	if s := Suggest(kind, names); s != "" {
 		return kindInfo{}, msg + fmt.Sprintf("; did you mean %q?", s), false
 	}
-	return kindInfo{}, msg + "; Converge knows apps/v1 Deployment and ReplicaSet, and v1 Pod, ConfigMap, Service and Node", false
+	return kindInfo{}, msg + "; Converge knows apps/v1 Deployment and ReplicaSet, v1 Pod, ConfigMap, Service and Node, and autoscaling/v2 HorizontalPodAutoscaler", false
 }
 
 // listItemKind returns the kind of a typed list ("DeploymentList" →

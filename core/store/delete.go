@@ -81,6 +81,7 @@ func (s *Store) markTerminating(c *collection, k string, p *api.Pod, grace int64
 func (s *Store) remove(kind string, c *collection, k string, obj api.Object) {
 	c.remove(k)
 	delete(s.uidIx, obj.GetObjectMeta().UID)
+	s.forgetManaged(obj.GetObjectMeta().UID)
 	if kind == api.KindPod {
 		s.pods--
 	}

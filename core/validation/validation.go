@@ -1,6 +1,7 @@
 // Package validation is the API server's validation of the kinds Converge
 // stores, with Kubernetes' field paths and texts (apps/v1 Deployment and
-// ReplicaSet from pkg/apis/apps/validation, v1 Pod, Service, ConfigMap and
+// ReplicaSet from pkg/apis/apps/validation, autoscaling/v2
+// HorizontalPodAutoscaler from pkg/apis/autoscaling/validation, v1 Pod, Service, ConfigMap and
 // Node from pkg/apis/core/validation, and the selector immutability of the
 // registry strategies). Every function collects all errors; none stops at the
 // first.
@@ -35,6 +36,9 @@ func ValidateObject(obj, old api.Object) field.ErrorList {
 	case *api.Node:
 		on, _ := old.(*api.Node) // nil on create, or when old is of another kind
 		return ValidateNode(o, on)
+	case *api.HorizontalPodAutoscaler:
+		oh, _ := old.(*api.HorizontalPodAutoscaler) // nil on create, or when old is of another kind
+		return ValidateHorizontalPodAutoscaler(o, oh)
 	}
 	return nil
 }
