@@ -196,7 +196,7 @@ func (c *Controller) reconcile(ctx *controller.Context, shared *api.HorizontalPo
 	}
 	rec.Observed = fmt.Sprintf("%s at %d replicas; %s", target, current, metricsText(h))
 	if rescale {
-		if err := c.writeScale(ctx, h, scale, desired, reason); err != nil {
+		if err := c.writeScale(ctx, h, scale, desired, historyReason(h, reason, limit, desired)); err != nil {
 			ctx.Event(h, Component, api.EventTypeWarning, "FailedRescale",
 				fmt.Sprintf("New size: %d; reason: %s; error: %v", desired, reason, err.Error()))
 			setCondition(h, api.AbleToScale, api.ConditionFalse, "FailedUpdateScale",
@@ -251,12 +251,28 @@ func getScale(s *store.Store, h *api.HorizontalPodAutoscaler) (store.Scale, erro
 
 // writeScale updates the target's scale subresource as the controller's
 // writer, saying for the page's history why.
-func (c *Controller) writeScale(ctx *controller.Context, h *api.HorizontalPodAutoscaler, scale store.Scale, desired int32, reason string) error {
+func (c *Controller) writeScale(ctx *controller.Context, h *api.HorizontalPodAutoscaler, scale store.Scale, desired int32, why string) error {
 	w := ctx.Store.CurrentWriter()
-	prev := ctx.Store.SetWriter(store.Writer{Manager: w.Manager, By: "the HorizontalPodAutoscaler " + h.Name, Reason: whyText(h, reason)})
+	prev := ctx.Store.SetWriter(store.Writer{Manager: w.Manager, By: "the HorizontalPodAutoscaler " + h.Name, Reason: why})
 	defer ctx.Store.SetWriter(prev)
 	_, err := ctx.Store.UpdateScale(scale.Kind, scale.Namespace, scale.Name, desired, "")
 	return err
+}
+
+// historyReason is why a rescale happened in a user's words, for the
+// page's field history: the metrics ("cpu 20% below target 50%"), or the
+// stabilization window when it, not the metrics, set the count.
+func historyReason(h *api.HorizontalPodAutoscaler, reason string, l Limit, desired int32) string {
+	switch l.StabilizedReason {
+	case "ScaleDownStabilized":
+		return fmt.Sprintf("its recommendations of the last 5 minutes went up to %d (scale-down stabilization; %s)", desired, whyText(h, "All metrics below target"))
+	case "ScaleUpStabilized":
+		return fmt.Sprintf("its recommendations of the scale-up window were at least %d (scale-up stabilization)", desired)
+	}
+	if l.Limited {
+		return fmt.Sprintf("%s; limited: %s", whyText(h, reason), l.LimitText)
+	}
+	return whyText(h, reason)
 }
 
 // behaviorOf is the NormalizationArg of an HPA with a behavior, its

@@ -265,7 +265,8 @@ func metricsText(h *api.HorizontalPodAutoscaler) string {
 // whyText is the reason of a rescale in a user's words, for the page's
 // history: "cpu 150% above target 50%", "cpu 20% below target 50%".
 func whyText(h *api.HorizontalPodAutoscaler, reason string) string {
-	if strings.HasPrefix(reason, "Current number of replicas") {
+	switch {
+	case strings.HasPrefix(reason, "Current number of replicas"):
 		return reason
 	}
 	up := strings.HasSuffix(reason, "above target")
