@@ -4,10 +4,10 @@ import (
 	"strconv"
 	"strings"
 
+	"converge/core/api"
 	"converge/core/controller"
 	"converge/core/controller/deployment"
 	"converge/core/controller/endpoints"
-	"converge/core/api"
 	"converge/core/controller/gc"
 	"converge/core/controller/gitops"
 	"converge/core/controller/nodelifecycle"
