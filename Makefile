@@ -94,7 +94,7 @@ test-browser:
 ## k8sdiff: Kubernetes' own Deployment and ReplicaSet controllers against Converge's on generated cases (tools/k8sdiff, a module of its own; see docs/fidelity.md)
 .PHONY: k8sdiff
 k8sdiff:
-	cd tools/k8sdiff && $(GO) test -count=1 -v -run '^TestK8sDiff$$' .
+	cd tools/k8sdiff && $(GO) test -count=1 -v -run '^(TestK8sDiff|TestHPADiff)$$' .
 
 ## bench: every benchmark, with allocations
 bench:

@@ -106,6 +106,21 @@ func sortedKeys[V any](m map[string]V) []string {
 	return out
 }
 
+// SyncNow reconciles one HPA at once, whether it is due or not, and
+// records its sync: the entry point of the differential tests
+// (core/k8scase), which decide when syncs happen.
+func (c *Controller) SyncNow(ctx *controller.Context, h *api.HorizontalPodAutoscaler) {
+	key := h.Namespace + "/" + h.Name
+	st := c.hpas[key]
+	if st == nil || st.uid != h.UID {
+		st = &hpaState{uid: h.UID, history: &History{}}
+		c.hpas[key] = st
+	}
+	st.next = ctx.Now().Add(DefaultSyncPeriod)
+	st.last = c.reconcile(ctx, h, key, st)
+	ctx.Record(st.last)
+}
+
 // between is the record of an HPA between two syncs.
 func between(st *hpaState, h *api.HorizontalPodAutoscaler, now time.Time) controller.SyncRecord {
 	r := st.last
