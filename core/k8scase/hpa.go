@@ -27,8 +27,8 @@ import (
 type HPACase struct {
 	Name string `json:"name,omitempty"`
 	// Replicas and StatusReplicas are the target's scale before the first sync.
-	Replicas       int32 `json:"replicas"`
-	StatusReplicas int32 `json:"statusReplicas"`
+	Replicas       int32  `json:"replicas"`
+	StatusReplicas int32  `json:"statusReplicas"`
 	MinReplicas    *int32 `json:"minReplicas,omitempty"`
 	MaxReplicas    int32  `json:"maxReplicas"`
 	// Metrics are the HPA's Resource metrics (none: the default, cpu at 80%).
