@@ -279,7 +279,7 @@ func (c *Controller) syncOne(ctx *controller.Context, m *manifest) controller.Sy
 	if live != nil && len(diffs) == 0 {
 		m.applied = c.commit
 		rec.InSync = true
-		rec.Observed += "; in sync" + c.nextText(ctx.Now())
+		rec.Observed += c.nextText(ctx.Now())
 		return rec
 	}
 	if live != nil && !c.opts.SelfHeal && m.applied >= m.commit {
@@ -320,7 +320,7 @@ func (c *Controller) report(ctx *controller.Context) {
 			rec.Waiting = "out of sync: " + obj + " is missing from the cluster" + c.nextText(now)
 		case len(diffs) == 0:
 			rec.InSync = true
-			rec.Observed += "; in sync" + c.nextText(now)
+			rec.Observed += c.nextText(now)
 		case m.commit > m.applied:
 			rec.Waiting = fmt.Sprintf("out of sync: commit %d is not applied yet: %s", m.commit, driftText(diffs)) + c.nextText(now)
 		case !c.opts.SelfHeal:

@@ -295,6 +295,8 @@ func whyText(h *api.HorizontalPodAutoscaler, reason string) string {
 		dir := "below"
 		if above {
 			dir = "above"
+		} else if cur == want {
+			dir = "at"
 		}
 		parts = append(parts, fmt.Sprintf("%s %s %s target %s", m.Resource.Name, cur, dir, want))
 	}
