@@ -27,7 +27,8 @@ type page struct {
 //
 //	version          the simulator's version
 //	default          the default instance's raw object
-//	create()         a new instance's raw object
+//	create()         a new instance's raw object, or, beyond the page's
+//	                 memory budget, the JSON of {ok: false, error}
 //	scenarios()      JSON [{name, title, description}]
 //	fromFragment(s)  the YAML a share payload carries, or an Error
 //	toFragment(yaml) the share payload of a YAML text, or an Error
@@ -43,6 +44,9 @@ func newPage(lib *bridge.Library, newRenderer RendererFunc) *page {
 	f.set("create", valueFunc, func(a args) (any, error) {
 		if err := a.atMost(0); err != nil {
 			return nil, err
+		}
+		if err := p.instances.checkBudget(); err != nil {
+			return failedCreate(err), nil
 		}
 		return p.newObject(p.instances.create()), nil
 	})

@@ -116,6 +116,21 @@
 // error itself, in a <p role="alert" part="message">; otherwise the
 // renderer shows it.
 //
+// # Seeks in slices
+//
+// Nothing blocks the page for long (docs/limits.md). A seek goes in slices
+// of about 50 ms, one per animation frame (seek.go; bridge.Seek decides
+// what a slice does): the page's scrubber, its step back, the &t= of an
+// address and <converge-sim t=...> (Open) and the JS API's seekAsync. A
+// short one is done in its first slice, at once; a longer one shows its
+// progress under the timeline with Cancel (a progressRenderer draws it
+// between slices, the rest of the page waits for the end) and draws the
+// whole page once when it is there. Any other change of the instance
+// stops it at the whole second it reached. Every step and seek is timed
+// (bridge.Meter): the synchronous seek, moveTo, step and advance refuse a
+// jump estimated beyond about a second, with a message that names
+// seekAsync, and the play loop computes at most a slice's worth per frame.
+//
 // # Costs and profiling
 //
 // Measured in headless chromium with 1,000 pods: a trace-line snapshot is

@@ -52,6 +52,9 @@ type Instance struct {
 	funcs    []js.Func
 	obj      js.Value
 	disposed bool
+	// seek is the instance's seeking: its meter and the seek in slices
+	// under way (seek.go).
+	seek seeker
 }
 
 // mount is one renderer and the node it draws into.
@@ -126,6 +129,7 @@ func renderSafely(i *Instance, r Renderer) {
 func (i *Instance) Load(src []byte) scenario.Problems {
 	p := bridge.Prepare(src, "scenario.yaml")
 	if p.Sim != nil {
+		i.stopSeek(&stopError{"stopped by a load"})
 		i.set(p.Sim, p.Source, "")
 	}
 	return p.Problems
@@ -143,6 +147,7 @@ func (i *Instance) LoadBuiltin(name string) error {
 	if p.Sim == nil {
 		return p.Problems.Errors()
 	}
+	i.stopSeek(&stopError{"stopped by a load"})
 	i.set(p.Sim, p.Source, name)
 	return nil
 }
@@ -154,14 +159,17 @@ func (i *Instance) set(s *sim.Sim, src []byte, name string) {
 
 // Open opens what an address asks for (bridge.Decide: a share, a built-in
 // name, a time), falling back to the library's default with Err set when it
-// cannot, then seeks to the address's t and calls Changed.
+// cannot, then seeks to the address's t (in slices when it is far: Open
+// returns with the seek under way) and calls Changed.
 func (i *Instance) Open(a bridge.Address) bridge.Open {
 	o := bridge.DecideAddress(a, i.lib)
+	i.stopSeek(&stopError{"stopped by an open"})
+	i.Err = o.Error
 	if o.Sim != nil {
 		i.Sim, i.Source, i.Name = o.Sim, o.Source, o.Name
-		i.Sim.SeekTo(o.T)
+		i.Batch(func() { i.SeekAsync(o.T, nil, js.Undefined(), nil) })
+		return o
 	}
-	i.Err = o.Error
 	i.Changed()
 	return o
 }
@@ -180,11 +188,13 @@ func (i *Instance) Step(n int) {
 	if i.Sim == nil {
 		return
 	}
+	i.stopSeek(&stopError{"stopped by a step"})
 	left := MaxSeconds - i.Sim.T()
 	if left <= 0 {
 		return
 	}
-	i.Sim.Step(int(min(int64(max(n, 1)), left)))
+	k := min(int64(max(n, 1)), left)
+	i.measured(k, func() { i.Sim.Step(int(k)) })
 	i.Changed()
 }
 
@@ -195,7 +205,9 @@ func (i *Instance) SeekTo(t int64) {
 	if i.Sim == nil {
 		return
 	}
-	i.Sim.SeekTo(min(max(t, 0), MaxSeconds))
+	i.stopSeek(&stopError{"stopped by a seek"})
+	t = min(max(t, 0), MaxSeconds)
+	i.measured(bridge.SeekWork(i.Sim, t), func() { i.Sim.SeekTo(t) })
 	i.Changed()
 }
 
@@ -207,6 +219,7 @@ func (i *Instance) Run(line string) sim.StepResult {
 	if i.Sim == nil {
 		return sim.StepResult{Action: line, Error: ErrNoScenario.Error(), Index: -1}
 	}
+	i.stopSeek(&stopError{"stopped by a command"})
 	r := i.Sim.Run(line)
 	i.Changed()
 	return r
@@ -258,6 +271,7 @@ func (i *Instance) Unmount(root js.Value) {
 // dispose disposes every renderer, drops the simulation and releases the
 // instance's js.Funcs. The instance is unusable afterwards.
 func (i *Instance) dispose() {
+	i.stopSeek(&stopError{fmt.Sprintf("simulation %d is disposed", i.ID)})
 	for _, m := range i.mounts {
 		m.renderer.Dispose()
 	}
@@ -277,12 +291,14 @@ type instances struct {
 	newRenderer RendererFunc
 	next        int
 	byID        map[int]*Instance
+	// budget is what the instances may hold together (budget.go).
+	budget int64
 }
 
 // newInstances makes the table of a page whose library is lib and whose
 // instances draw with newRenderer (nil: they draw nothing).
 func newInstances(lib *bridge.Library, newRenderer RendererFunc) *instances {
-	return &instances{lib: lib, newRenderer: newRenderer, byID: map[int]*Instance{}}
+	return &instances{lib: lib, newRenderer: newRenderer, byID: map[int]*Instance{}, budget: PageMemoryBudget}
 }
 
 // create adds an instance with no simulation.

@@ -41,6 +41,8 @@ type app struct {
 	loop       *loopPart
 	tabs       *tabsPart
 	play       *player
+	// rescue keeps the page's rescue copy (rescue.go).
+	rescue rescuer
 }
 
 // panel is one tab of the page.
@@ -85,7 +87,7 @@ func (a *app) build() {
 		main := d.el("div", "cv-main").add(a.why.el, a.rollout.el, a.tabs.el)
 		side := d.el("aside", "cv-side").add(a.intro.el, a.loop.el, a.intro.checksEl)
 		side.setAttr("aria-label", "Scenario and controllers")
-		a.el.add(a.alert, a.intro.bar, a.timeline.el, a.loading, d.el("div", "cv-grid").add(main, side))
+		a.el.add(a.offerRescue(), a.alert, a.intro.bar, a.timeline.el, a.loading, d.el("div", "cv-grid").add(main, side))
 	}
 	if a.opts.Embed {
 		a.el.setClass("cv-app cv-embed")
@@ -127,6 +129,7 @@ func (a *app) Render(inst *Instance) {
 	}
 	prof := profiling()
 	prof.part("render", func() { a.renderParts(prof) })
+	a.keepRescue()
 }
 
 // renderParts draws every part on screen.
@@ -142,6 +145,15 @@ func (a *app) renderParts(prof profiler) {
 		a.embedTitle.setText(view.IntroOf(a.inst.Sim).Title)
 	}
 }
+
+// Progress draws the progress of a seek in slices alone (between slices,
+// the rest of the page waits for the seek to end).
+func (a *app) Progress(inst *Instance) {
+	a.inst = inst
+	a.timeline.drawSeeking(a)
+}
+
+var _ progressRenderer = (*app)(nil)
 
 // newSim resets what belongs to the previous simulation.
 func (a *app) newSim() {

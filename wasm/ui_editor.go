@@ -64,6 +64,7 @@ func newEditor(a *app) *editorPanel {
 	}, self)
 	a.ls.on(p.text, "input", func(dom.Event) {
 		p.model.Edit(p.text.value())
+		a.keepDraft(p.text.value())
 		p.draw()
 		p.scrolled()
 	})
@@ -79,6 +80,7 @@ func newEditor(a *app) *editorPanel {
 	a.ls.on(p.apply, "click", func(dom.Event) { p.applyText(a) })
 	a.ls.on(p.revert, "click", func(dom.Event) {
 		p.model.Revert()
+		a.keepDraft("")
 		profiling().part("tab", func() { p.render(a) })
 	})
 	a.ls.on(p.problems, "click", func(ev dom.Event) {
@@ -128,7 +130,17 @@ func (p *editorPanel) draw() {
 		m.msg.setText(pr.Message)
 		m.msg.setStyle("left", "calc("+px(editorPad)+" + "+strconv.Itoa(min(max(pr.Col, 1)-1, 40))+"ch)")
 	})
+	// The problems beyond the first 100 are one line that counts them.
+	more := p.model.More()
+	if more != "" {
+		keys = append(keys, "more")
+	}
 	p.problemItems.sync(keys, func(i int, n *node) {
+		if i == len(probs) {
+			n.setClass("cv-problem cv-more")
+			n.setText(more)
+			return
+		}
 		pr := probs[i]
 		n.setClass("cv-problem" + noteClass(pr))
 		n.setText(pr.Place() + ": " + pr.Message)
@@ -170,6 +182,7 @@ func (p *editorPanel) applyText(a *app) {
 	a.inst.Batch(func() {
 		a.play.halt()
 		if p.model.Applied(text, a.inst.Load([]byte(text))) {
+			a.keepDraft("")
 			a.shareURL()
 			a.selectTab("editor")
 		}

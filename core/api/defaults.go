@@ -217,6 +217,10 @@ func SetDefaults(obj Object) {
 		SetDefaultsNode(o)
 	case *HorizontalPodAutoscaler:
 		SetDefaultsHorizontalPodAutoscaler(o)
+	case *ResourceQuota:
+		SetDefaultsResourceQuota(o)
+	case *PodDisruptionBudget:
+		SetDefaultsPodDisruptionBudget(o)
 	case *Endpoints:
 		o.APIVersion, o.Kind = GroupVersionCore, KindEndpoints
 		if o.Namespace == "" {

@@ -28,8 +28,8 @@ type Resource struct {
 }
 
 // resources are the kinds Converge serves, in `kubectl api-resources`
-// order: the core group first, then the others by group (apps,
-// autoscaling), each by plural name.
+// order: the core group first, then the other groups in discovery order
+// (apps, autoscaling, ..., policy), each group by plural name.
 var resources = []*Resource{
 	{Kind: KindConfigMap, Plural: "configmaps", Singular: "configmap", ShortNames: []string{"cm"}, Version: "v1",
 		Namespaced: true, Type: reflect.TypeFor[ConfigMap]()},
@@ -41,6 +41,8 @@ var resources = []*Resource{
 		Type: reflect.TypeFor[Node]()},
 	{Kind: KindPod, Plural: "pods", Singular: "pod", ShortNames: []string{"po"}, Version: "v1",
 		Namespaced: true, Categories: []string{"all"}, Type: reflect.TypeFor[Pod]()},
+	{Kind: KindResourceQuota, Plural: "resourcequotas", Singular: "resourcequota", ShortNames: []string{"quota"}, Version: "v1",
+		Namespaced: true, Type: reflect.TypeFor[ResourceQuota]()},
 	{Kind: KindService, Plural: "services", Singular: "service", ShortNames: []string{"svc"}, Version: "v1",
 		Namespaced: true, Categories: []string{"all"}, Type: reflect.TypeFor[Service]()},
 	{Kind: KindDeployment, Plural: "deployments", Singular: "deployment", ShortNames: []string{"deploy"}, Group: "apps",
@@ -50,6 +52,8 @@ var resources = []*Resource{
 	{Kind: KindHorizontalPodAutoscaler, Plural: "horizontalpodautoscalers", Singular: "horizontalpodautoscaler",
 		ShortNames: []string{"hpa"}, Group: "autoscaling", Version: "v2", Namespaced: true, Categories: []string{"all"},
 		Type: reflect.TypeFor[HorizontalPodAutoscaler]()},
+	{Kind: KindPodDisruptionBudget, Plural: "poddisruptionbudgets", Singular: "poddisruptionbudget", ShortNames: []string{"pdb"},
+		Group: "policy", Version: "v1", Namespaced: true, Type: reflect.TypeFor[PodDisruptionBudget]()},
 }
 
 // Resources returns every resource in `kubectl api-resources` order.

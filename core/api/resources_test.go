@@ -83,7 +83,7 @@ func TestResourceSpellings(t *testing.T) {
 func TestResourceTable(t *testing.T) {
 	t.Parallel()
 	rs := api.Resources()
-	require.Len(t, rs, 9)
+	require.Len(t, rs, 11)
 	assert.True(t, sort.SliceIsSorted(rs, func(i, j int) bool {
 		if rs[i].Group != rs[j].Group {
 			return rs[i].Group < rs[j].Group

@@ -75,6 +75,10 @@ func (x *execCtx) describe(in info) string {
 		d.event(o)
 	case *api.HorizontalPodAutoscaler:
 		d.horizontalPodAutoscaler(o)
+	case *api.ResourceQuota:
+		d.resourceQuota(o)
+	case *api.PodDisruptionBudget:
+		d.podDisruptionBudget(o)
 	}
 	return d.String()
 }

@@ -105,6 +105,9 @@ type execCtx struct {
 	// printed counts objects printed as YAML: kubectl's YAML printer puts
 	// "---" before every document but the first.
 	printed int
+	// listMany is set by label and annotate --list when they list several
+	// objects: each gets a "Listing labels for ..." header.
+	listMany bool
 }
 
 // printf writes to stdout.

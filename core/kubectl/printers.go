@@ -45,6 +45,8 @@ var tableColumns = map[string][]column{
 	api.KindEndpoints:               cols("NAME", "ENDPOINTS", "AGE"),
 	api.KindConfigMap:               cols("NAME", "DATA", "AGE"),
 	api.KindHorizontalPodAutoscaler: cols("NAME", "REFERENCE", "TARGETS", "MINPODS", "MAXPODS", "REPLICAS", "AGE"),
+	api.KindResourceQuota:           cols("NAME", "AGE", "REQUEST", "LIMIT"),
+	api.KindPodDisruptionBudget:     cols("NAME", "MIN AVAILABLE", "MAX UNAVAILABLE", "ALLOWED DISRUPTIONS", "AGE"),
 	api.KindEvent: append(append(cols("LAST SEEN", "TYPE", "REASON", "OBJECT"), wideCols("SUBOBJECT", "SOURCE")...),
 		append(cols("MESSAGE"), wideCols("FIRST SEEN", "COUNT", "NAME")...)...),
 }
@@ -85,6 +87,12 @@ func tableRow(obj api.Object, now api.Time) []string {
 		return []string{o.Name, strconv.Itoa(len(o.Data) + len(o.BinaryData)), since(now, o.CreationTimestamp)}
 	case *api.HorizontalPodAutoscaler:
 		return hpaRow(o, now)
+	case *api.ResourceQuota:
+		request, limit := quotaCells(o)
+		return []string{o.Name, since(now, o.CreationTimestamp), request, limit}
+	case *api.PodDisruptionBudget:
+		return []string{o.Name, intOrStringOrNA(o.Spec.MinAvailable), intOrStringOrNA(o.Spec.MaxUnavailable),
+			itoa32(o.Status.DisruptionsAllowed), since(now, o.CreationTimestamp)}
 	case *api.Event:
 		first := since(now, o.FirstTimestamp)
 		last := since(now, o.LastTimestamp)
@@ -106,6 +114,37 @@ func tableRow(obj api.Object, now api.Time) []string {
 }
 
 func itoa32(n int32) string { return strconv.Itoa(int(n)) }
+
+// quotaCells is printResourceQuota's REQUEST and LIMIT columns: "name:
+// used/hard" for each resource of status.hard, sorted, limits.* in LIMIT.
+func quotaCells(q *api.ResourceQuota) (string, string) {
+	var request, limit []string
+	for _, r := range quotaNames(q.Status.Hard) {
+		cell := fmt.Sprintf("%s: %s/%s", r, quotaString(q.Status.Used[r]), q.Status.Hard[r].CanonicalString())
+		if pieces := strings.Split(r, "."); len(pieces) > 1 && pieces[0] == "limits" {
+			limit = append(limit, cell)
+		} else {
+			request = append(request, cell)
+		}
+	}
+	return strings.Join(request, ", "), strings.Join(limit, ", ")
+}
+
+// quotaString is a quota quantity as Kubernetes prints it ("0" when unset).
+func quotaString(q api.Quantity) string {
+	if q.IsZero() {
+		return "0"
+	}
+	return q.CanonicalString()
+}
+
+// intOrStringOrNA is the PDB printer's cell: the value, or "N/A".
+func intOrStringOrNA(v *api.IntOrString) string {
+	if v == nil {
+		return "N/A"
+	}
+	return v.String()
+}
 
 func orNone(s string) string {
 	if s == "" {
@@ -294,4 +333,14 @@ func joinHostPort(host string, port int32) string {
 		return "[" + host + "]:" + strconv.Itoa(int(port))
 	}
 	return host + ":" + strconv.Itoa(int(port))
+}
+
+// quotaNames are a resource list's names, sorted (SortableResourceNames).
+func quotaNames(l api.ResourceList) []string {
+	out := make([]string, 0, len(l))
+	for k := range l {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

@@ -4,12 +4,14 @@ import (
 	"converge/core/api"
 	"converge/core/controller"
 	"converge/core/controller/deployment"
+	"converge/core/controller/disruption"
 	"converge/core/controller/endpoints"
 	"converge/core/controller/gc"
 	"converge/core/controller/gitops"
 	"converge/core/controller/nodelifecycle"
 	"converge/core/controller/podautoscaler"
 	"converge/core/controller/replicaset"
+	"converge/core/controller/resourcequota"
 	"converge/core/kubelet"
 	"converge/core/metrics"
 	"converge/core/scenario"
@@ -48,16 +50,18 @@ type Component struct {
 //  1. gitops (the GitOps reconciler, when cluster.gitops is set),
 //  2. node-controller (the node lifecycle controller),
 //  3. garbage-collector-controller (the garbage collector),
-//  4. replicaset-controller,
-//  5. horizontal-pod-autoscaler (the HPA controller),
-//  6. deployment-controller,
-//  7. default-scheduler,
-//  8. endpoint-controller (the endpoints controller),
+//  4. resourcequota-controller (the resource quota controller),
+//  5. replicaset-controller,
+//  6. horizontal-pod-autoscaler (the HPA controller),
+//  7. deployment-controller,
+//  8. disruption-controller (PodDisruptionBudgets' status),
+//  9. default-scheduler,
+//  10. endpoint-controller (the endpoints controller),
 //
 // which make the control-plane round, then
 //
-//  9. kubelet (every node's kubelet),
-//  10. metrics-server (the pods' usage; it scrapes every 15 s).
+//  11. kubelet (every node's kubelet),
+//  12. metrics-server (the pods' usage; it scrapes every 15 s).
 //
 // The GitOps reconciler goes first: like kubectl it is a client of the
 // API server, and the controllers react to what it applies in the same
@@ -86,7 +90,9 @@ type planePart struct {
 // controlPlane is the control-plane round in its order. The replicaset
 // controller goes before the deployment controller, so that a ReplicaSet
 // scaled by hand acts before the Deployment scales it back, as the race
-// between the two usually ends.
+// between the two usually ends. The quota controller goes before the
+// replicaset controller, so that a quota raised (or pods freed) counts for
+// the pods created in the same round.
 func controlPlane() []planePart {
 	const kcm = store.ManagerControllerManager
 	return []planePart{
@@ -96,9 +102,11 @@ func controlPlane() []planePart {
 				PodEvictionTimeout: scn.Cluster.Timings.PodEvictionTimeout})
 		}, kcm},
 		{gc.Component, func(*scenario.Scenario) controller.Controller { return gc.New() }, kcm},
+		{resourcequota.Component, func(*scenario.Scenario) controller.Controller { return resourcequota.New() }, kcm},
 		{replicaset.Component, func(*scenario.Scenario) controller.Controller { return replicaset.New() }, kcm},
 		{podautoscaler.Component, func(*scenario.Scenario) controller.Controller { return podautoscaler.New() }, kcm},
 		{deployment.Component, func(*scenario.Scenario) controller.Controller { return deployment.New() }, kcm},
+		{disruption.Component, func(*scenario.Scenario) controller.Controller { return disruption.New() }, kcm},
 		{scheduler.Component, func(*scenario.Scenario) controller.Controller { return scheduler.New() }, store.ManagerScheduler},
 		{endpoints.Component, func(*scenario.Scenario) controller.Controller { return endpoints.New() }, kcm},
 	}

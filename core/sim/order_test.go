@@ -21,10 +21,10 @@ func names(cs []Component) []string {
 func TestTickOrderIsTheOrderTheEngineRuns(t *testing.T) {
 	t.Parallel()
 	order := TickOrder()
-	assert.Equal(t, []string{"gitops", "node-controller", "garbage-collector-controller", "replicaset-controller",
-		"horizontal-pod-autoscaler", "deployment-controller", "default-scheduler", "endpoint-controller", "kubelet",
+	assert.Equal(t, []string{"gitops", "node-controller", "garbage-collector-controller", "resourcequota-controller", "replicaset-controller",
+		"horizontal-pod-autoscaler", "deployment-controller", "disruption-controller", "default-scheduler", "endpoint-controller", "kubelet",
 		"metrics-server"}, names(order))
-	require.Len(t, order, 10)
+	require.Len(t, order, 12)
 	for _, c := range order[:len(order)-2] {
 		assert.Equal(t, ControlPlane, c.Stage, c.Name)
 	}
@@ -92,6 +92,8 @@ func TestTickOrderNamesEverySyncRecordsController(t *testing.T) {
 	for _, scn := range []*scenario.Scenario{
 		load(t, scenarios.FS, "basic-loop.yaml"),
 		load(t, scenarios.FS, "node-lost.yaml"),
+		load(t, scenarios.FS, "quota-blocks-rollout.yaml"),
+		load(t, scenarios.FS, "pdb-drain.yaml"),
 		parse(t, cascadingDelete),
 		parse(t, gitopsAndHPA),
 	} {

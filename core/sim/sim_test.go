@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"converge/core/kubelet"
 	"converge/core/scenario"
 	"converge/core/simtest"
 	"converge/scenarios"
@@ -335,4 +336,35 @@ func TestExpectationsFollowTheCurrentSecond(t *testing.T) {
 	for _, r := range s.Expectations() {
 		assert.True(t, r.OK, r.Action)
 	}
+}
+
+// TestImageBehaviourReachesTheKubelets: every cluster.images key is handed
+// to the kubelets, and a pull or start time written as 0 is no time at all
+// (the kubelets' zero being their default).
+func TestImageBehaviourReachesTheKubelets(t *testing.T) {
+	t.Parallel()
+	scn := parse(t, `name: x
+cluster:
+  images:
+    a:1: {pullSeconds: 0, startSeconds: 0, readySeconds: 4, crashAfterSeconds: 50, pullFailures: 2,
+      unreadyAfterSeconds: 30, readinessFlapSeconds: 7, livenessFailAfterSeconds: 40, shutdownSeconds: 9, exitCode: 143}
+    b:1: {pull: fail, neverReady: true}
+`)
+	images := kubeletImages(scn.Cluster)
+	assert.Equal(t, kubelet.Image{PullSeconds: -1, StartSeconds: -1, ReadySeconds: 4, CrashAfterSeconds: 50, PullFailures: 2,
+		UnreadyAfterSeconds: 30, ReadinessFlapSeconds: 7, LivenessFailAfterSeconds: 40, ShutdownSeconds: 9, ExitCode: 143}, images["a:1"])
+	assert.Equal(t, kubelet.Image{PullSeconds: 2, StartSeconds: 1, PullFail: true, NeverReady: true}, images["b:1"])
+
+	fast := parse(t, `name: fast
+cluster:
+  images:
+    fast:1: {pullSeconds: 0, startSeconds: 0}
+objects:
+- {apiVersion: v1, kind: Pod, metadata: {name: p}, spec: {nodeName: node-1, containers: [{name: c, image: "fast:1"}]}}
+`)
+	s, err := New(fast, Options{})
+	require.NoError(t, err)
+	p, err := s.state.store.GetPod("default", "p")
+	require.NoError(t, err)
+	assert.Equal(t, "Running", p.Status.Phase, "pulled, created and started at t=0")
 }

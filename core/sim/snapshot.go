@@ -25,10 +25,14 @@ type Snapshot struct {
 	ConfigMaps  []*api.ConfigMap  `json:"configMaps"`
 	// HorizontalPodAutoscalers is present when the cluster has one.
 	HorizontalPodAutoscalers []*api.HorizontalPodAutoscaler `json:"horizontalPodAutoscalers,omitempty"`
-	Events                   []store.EmittedEvent           `json:"events"`
-	Steps                    []StepResult                   `json:"steps"`
-	Syncs                    []controller.SyncRecord        `json:"syncs"`
-	Traffic                  []endpoints.ServiceTraffic     `json:"traffic"`
+	// ResourceQuotas and PodDisruptionBudgets: v1 ResourceQuota and
+	// policy/v1 PodDisruptionBudget.
+	ResourceQuotas       []*api.ResourceQuota       `json:"resourceQuotas"`
+	PodDisruptionBudgets []*api.PodDisruptionBudget `json:"podDisruptionBudgets"`
+	Events               []store.EmittedEvent       `json:"events"`
+	Steps                []StepResult               `json:"steps"`
+	Syncs                []controller.SyncRecord    `json:"syncs"`
+	Traffic              []endpoints.ServiceTraffic `json:"traffic"`
 }
 
 // Snapshot returns the current second's snapshot. Its objects are shared
@@ -47,6 +51,8 @@ func (s *Sim) Snapshot() *Snapshot {
 		Endpoints:                byName(st.store.EndpointsList()),
 		ConfigMaps:               byName(st.store.ConfigMaps()),
 		HorizontalPodAutoscalers: byName(st.store.HorizontalPodAutoscalers()),
+		ResourceQuotas:           byName(st.store.ResourceQuotas()),
+		PodDisruptionBudgets:     byName(st.store.PodDisruptionBudgets()),
 		Events:                   nonNil(tick.Events),
 		Steps:                    nonNil(tick.Steps),
 		Syncs:                    nonNil(tick.Syncs),

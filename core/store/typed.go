@@ -40,6 +40,16 @@ func (s *Store) HorizontalPodAutoscalers() []*api.HorizontalPodAutoscaler {
 	return listAs[*api.HorizontalPodAutoscaler](s, api.KindHorizontalPodAutoscaler)
 }
 
+// ResourceQuotas returns every ResourceQuota in creation order.
+func (s *Store) ResourceQuotas() []*api.ResourceQuota {
+	return listAs[*api.ResourceQuota](s, api.KindResourceQuota)
+}
+
+// PodDisruptionBudgets returns every PodDisruptionBudget in creation order.
+func (s *Store) PodDisruptionBudgets() []*api.PodDisruptionBudget {
+	return listAs[*api.PodDisruptionBudget](s, api.KindPodDisruptionBudget)
+}
+
 // Events returns every Event in creation order.
 func (s *Store) Events() []*api.Event { return listAs[*api.Event](s, api.KindEvent) }
 
