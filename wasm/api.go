@@ -27,6 +27,8 @@ func (p *page) newObject(inst *Instance) js.Value {
 	p.stepping(f, inst)
 	p.reading(f, inst)
 	p.mounting(f, inst)
+	p.saving(f, inst)
+	p.exporting(f, inst)
 	inst.obj = f.obj
 	inst.funcs = f.list
 	return f.obj

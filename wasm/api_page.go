@@ -19,6 +19,9 @@ type page struct {
 	// obj is the raw bridge object; funcs its functions.
 	obj   js.Value
 	funcs *funcs
+	// storage is the page's library of saved scenarios and draft, shared
+	// by its instances (storage_js.go).
+	storage *storage
 }
 
 // newPage makes the raw bridge object for a page whose library is lib and
@@ -34,7 +37,8 @@ type page struct {
 //	toFragment(yaml) the share payload of a YAML text, or an Error
 //	count()          how many instances are alive
 func newPage(lib *bridge.Library, newRenderer RendererFunc) *page {
-	p := &page{instances: newInstances(lib, newRenderer)}
+	p := &page{instances: newInstances(lib, newRenderer), storage: newStorage(indexedDBFS)}
+	p.instances.storage = p.storage
 	p.funcs = &funcs{obj: js.Global().Get("Object").New()}
 	p.obj = p.funcs.obj
 	p.obj.Set("version", version.Version)

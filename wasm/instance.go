@@ -13,6 +13,7 @@ import (
 	"converge/core/kubectl"
 	"converge/core/scenario"
 	"converge/core/sim"
+	"converge/core/view"
 	"converge/wasm/bridge"
 )
 
@@ -38,8 +39,16 @@ type Instance struct {
 	// link, an unknown built-in name. It says what is shown instead. ""
 	// when there is none; the next successful load clears it.
 	Err string
+	// SavedAs is the saved scenario (My scenarios) the simulation was
+	// opened from or last saved as; "" for none. A load clears it.
+	SavedAs string
+	// origin is where the scenario came from, for the picker and the
+	// page's links (Origin).
+	origin view.Origin
 
 	lib *bridge.Library
+	// storage is the page's library of saved scenarios and draft.
+	storage *storage
 	// newRenderer makes the renderers that Mount attaches; nil draws
 	// nothing.
 	newRenderer RendererFunc
@@ -153,9 +162,27 @@ func (i *Instance) LoadBuiltin(name string) error {
 }
 
 func (i *Instance) set(s *sim.Sim, src []byte, name string) {
-	i.Sim, i.Source, i.Name, i.Err = s, src, name, ""
+	i.Sim, i.Source, i.Name, i.Err, i.SavedAs = s, src, name, "", ""
+	i.origin = view.Origin{Name: name, LoadedSteps: len(s.Scenario().Steps)}
 	i.Changed()
 }
+
+// OpenSaved loads data, the saved scenario name, as Load does, and
+// remembers the name (SavedAs).
+func (i *Instance) OpenSaved(name string, data []byte) scenario.Problems {
+	var probs scenario.Problems
+	i.Batch(func() {
+		probs = i.Load(data)
+		if !probs.HasErrors() {
+			i.SavedAs = name
+		}
+	})
+	return probs
+}
+
+// Origin is where the scenario came from: a built-in's name and its steps
+// then, or nothing for a scenario of the user's own (view.Origin).
+func (i *Instance) Origin() view.Origin { return i.origin }
 
 // Open opens what an address asks for (bridge.Decide: a share, a built-in
 // name, a time), falling back to the library's default with Err set when it
@@ -166,7 +193,8 @@ func (i *Instance) Open(a bridge.Address) bridge.Open {
 	i.stopSeek(&stopError{"stopped by an open"})
 	i.Err = o.Error
 	if o.Sim != nil {
-		i.Sim, i.Source, i.Name = o.Sim, o.Source, o.Name
+		i.Sim, i.Source, i.Name, i.SavedAs = o.Sim, o.Source, o.Name, ""
+		i.origin = view.Origin{Name: o.Name, LoadedSteps: len(o.Sim.Scenario().Steps)}
 		i.Batch(func() { i.SeekAsync(o.T, nil, js.Undefined(), nil) })
 		return o
 	}
@@ -288,6 +316,7 @@ func (i *Instance) dispose() {
 // one; nothing else holds instances.
 type instances struct {
 	lib         *bridge.Library
+	storage     *storage
 	newRenderer RendererFunc
 	next        int
 	byID        map[int]*Instance
@@ -304,7 +333,7 @@ func newInstances(lib *bridge.Library, newRenderer RendererFunc) *instances {
 // create adds an instance with no simulation.
 func (t *instances) create() *Instance {
 	t.next++
-	inst := &Instance{ID: t.next, lib: t.lib, newRenderer: t.newRenderer}
+	inst := &Instance{ID: t.next, lib: t.lib, storage: t.storage, newRenderer: t.newRenderer}
 	t.byID[inst.ID] = inst
 	return inst
 }

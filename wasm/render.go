@@ -43,6 +43,10 @@ type app struct {
 	play       *player
 	// rescue keeps the page's rescue copy (rescue.go).
 	rescue rescuer
+	// shareBar is Share, Download and the note under them; keeper keeps
+	// the editor's draft. Both nil in the embed view.
+	shareBar *sharePart
+	keeper   *draftKeeper
 }
 
 // panel is one tab of the page.
@@ -83,11 +87,14 @@ func (a *app) build() {
 		a.el.add(a.embedTitle, a.alert, a.loading, a.timeline.el, a.why.el, a.rollout.el, a.loop.el)
 	} else {
 		a.intro = newIntro(a)
+		a.shareBar = newShare(a)
+		a.keeper = newDraftKeeper(a)
+		a.intro.bar.add(a.shareBar.el)
 		a.tabs = newTabs(a)
 		main := d.el("div", "cv-main").add(a.why.el, a.rollout.el, a.tabs.el)
 		side := d.el("aside", "cv-side").add(a.intro.el, a.loop.el, a.intro.checksEl)
 		side.setAttr("aria-label", "Scenario and controllers")
-		a.el.add(a.offerRescue(), a.alert, a.intro.bar, a.timeline.el, a.loading, d.el("div", "cv-grid").add(main, side))
+		a.el.add(a.offerRescue(), a.alert, a.intro.bar, a.shareBar.note, a.keeper.offer, a.timeline.el, a.loading, d.el("div", "cv-grid").add(main, side))
 	}
 	if a.opts.Embed {
 		a.el.setClass("cv-app cv-embed")
@@ -95,6 +102,9 @@ func (a *app) build() {
 	}
 	a.mount.AppendChild(a.el.BasicHTMLElement)
 	a.keys()
+	if a.keeper != nil {
+		a.async(a.keeper.offerDraft)
+	}
 }
 
 // styleLink is the page's stylesheet for a shadow root, found next to

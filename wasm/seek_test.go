@@ -23,9 +23,9 @@ type settled struct {
 	resolvedAt time.Time
 }
 
-// await waits for promise under Node (the Go runtime hands the event loop
+// awaitSettled waits for promise under Node (the Go runtime hands the event loop
 // back to JS while the test waits).
-func await(t *testing.T, promise js.Value) settled {
+func awaitSettled(t *testing.T, promise js.Value) settled {
 	t.Helper()
 	ch := make(chan settled, 1)
 	onOK := js.FuncOf(func(_ js.Value, a []js.Value) any {
@@ -94,7 +94,7 @@ func TestSeekAsync(t *testing.T) {
 	defer progress.Release()
 	opts := js.Global().Get("Object").New()
 	opts.Set("onProgress", progress)
-	s := await(t, rawCall(obj, "seekAsync", 5000, opts))
+	s := awaitSettled(t, rawCall(obj, "seekAsync", 5000, opts))
 	require.False(t, s.rejected, s.msg)
 	native := simrun.Load(t, webYAML)
 	native.SeekTo(5000)
@@ -120,7 +120,7 @@ func TestSeekAsyncAborts(t *testing.T) {
 	opts := js.Global().Get("Object").New()
 	opts.Set("onProgress", progress)
 	opts.Set("signal", ctrl.Get("signal"))
-	s := await(t, rawCall(obj, "seekAsync", 80000, opts))
+	s := awaitSettled(t, rawCall(obj, "seekAsync", 80000, opts))
 	require.True(t, s.rejected)
 	assert.Equal(t, "AbortError", s.name)
 	assert.True(t, s.value.Equal(ctrl.Get("signal").Get("reason")), "the signal's own reason")
@@ -136,7 +136,7 @@ func TestSeekAsyncAborts(t *testing.T) {
 	aborted.Call("abort")
 	opts = js.Global().Get("Object").New()
 	opts.Set("signal", aborted.Get("signal"))
-	s = await(t, rawCall(obj, "seekAsync", 0, opts))
+	s = awaitSettled(t, rawCall(obj, "seekAsync", 0, opts))
 	assert.True(t, s.rejected, "an aborted signal does nothing")
 	assert.Equal(t, at, rawCall(obj, "time").Int())
 }
@@ -160,7 +160,7 @@ func TestSeekAsyncIsStoppedByOtherChanges(t *testing.T) {
 			obj := loaded(t)
 			promise := rawCall(obj, "seekAsync", 80000)
 			tc.act(obj)
-			s := await(t, promise)
+			s := awaitSettled(t, promise)
 			require.True(t, s.rejected)
 			assert.Equal(t, "AbortError", s.name)
 			assert.Equal(t, tc.want, s.msg)

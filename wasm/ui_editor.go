@@ -49,8 +49,9 @@ func newEditor(a *app) *editorPanel {
 	p.problems = d.el("ul", "cv-problems")
 	p.problems.setAttr("aria-label", "Problems")
 	p.problems.setAttr("aria-live", "polite")
-	tools := d.el("div", "cv-toolbar").add(p.apply, p.revert, p.status)
+	tools := d.el("div", "cv-toolbar").add(p.apply, p.revert, p.status, a.keeper.state)
 	p.el.add(tools, d.el("div", "cv-ed").add(p.gutter, p.area), p.problems)
+	a.dropTarget(p.el)
 	self := func(n *node) *node { return n }
 	p.markItems = newKeyed(p.marks, func(string) *editorMark {
 		m := &editorMark{el: d.el("div", "cv-ed-mark"), band: d.el("div", "cv-ed-band"), caret: d.el("span", "cv-ed-caret"),
@@ -67,6 +68,7 @@ func newEditor(a *app) *editorPanel {
 		a.keepDraft(p.text.value())
 		p.draw()
 		p.scrolled()
+		a.keeper.edited(p.text.value())
 	})
 	a.ls.on(p.text, "scroll", func(dom.Event) { p.scrolled() })
 	a.ls.on(p.text, "keydown", func(ev dom.Event) {
@@ -155,6 +157,18 @@ func noteClass(pr view.Problem) string {
 		return " cv-note"
 	}
 	return ""
+}
+
+// setEdit puts text into the editor as the user's edit (a restored draft,
+// an import with problems), checked and ready to Apply.
+func (p *editorPanel) setEdit(a *app, text string) {
+	// Take first, so that the model knows the scenario the edit is of and
+	// the next render keeps the text.
+	p.model.Take(a.inst.Sim.Scenario(), a.inst.Source)
+	p.text.setValue(text)
+	p.model.Edit(text)
+	p.draw()
+	p.scrolled()
 }
 
 // scrolled keeps the gutter and the marks aligned with the text.

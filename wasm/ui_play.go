@@ -83,6 +83,8 @@ func (p *player) pause() {
 func (p *player) halt() {
 	p.playing = false
 	p.stop()
+	// The address follows the second where time stops.
+	p.a.addressLater()
 }
 
 // drawControls draws the timeline alone, which shows whether it plays.

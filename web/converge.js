@@ -87,6 +87,23 @@ import { showStopped, stoppedMessage } from "./crash.js";
 /** @typedef {{name: string, title: string, description: string}} ScenarioInfo */
 
 /**
+ * A saved scenario (My scenarios). modified is an RFC 3339 time in UTC with
+ * milliseconds ("2026-03-05T14:02:11.532Z"); size is in bytes.
+ * @typedef {{name: string, modified: string, size: number}} SavedScenario
+ */
+
+/**
+ * Where the page keeps My scenarios: persistent is true while they are in
+ * the browser's IndexedDB; otherwise notice says why they are in memory.
+ * @typedef {{persistent: boolean, notice: string}} StorageState
+ */
+
+/**
+ * A download: its file name, media type and text.
+ * @typedef {{name: string, type: string, text: string}} ExportFile
+ */
+
+/**
  * One second of the charts' history.
  * @typedef {{t: number, deployments: {name: string, desired: number, updated: number, ready: number, available: number, total: number, maxSurge: number, maxUnavailable: number}[], services?: {name: string, requests: number, succeeded: number}[], markers?: {kind: string, label: string}[]}} Sample
  */
@@ -186,6 +203,19 @@ export class Simulation {
    */
   #json(name, ...args) {
     return JSON.parse(this.#call(name, ...args));
+  }
+
+  /**
+   * Calls a raw function that returns a Promise of a JSON string (or of
+   * nothing) and parses what it resolves with. A wrong argument is thrown
+   * at once; a failure of the work rejects.
+   * @param {string} name
+   * @param {unknown[]} args
+   * @returns {Promise<any>}
+   */
+  #promise(name, ...args) {
+    const p = /** @type {Promise<string | undefined>} */ (this.#call(name, ...args));
+    return p.then((s) => (s === undefined || s === null ? undefined : JSON.parse(s)));
   }
 
   /**
@@ -357,6 +387,62 @@ export class Simulation {
    * @returns {string}
    */
   toFragment(yaml) { return callGo(() => this.#bridge.toFragment(yaml)); }
+
+  /**
+   * Saves the scenario as it runs (with the steps run() added) in My
+   * scenarios, replacing one of that name. They live in the browser's
+   * IndexedDB (hackpadfs), or in memory where it has none (see storage()).
+   * @param {string} name 1 to 64 characters; no / \\ : * ? " < > |, no dot first
+   * @returns {Promise<SavedScenario>}
+   */
+  save(name) { return this.#promise("save", name); }
+
+  /** @returns {Promise<SavedScenario[]>} My scenarios, by name */
+  saved() { return this.#promise("saved"); }
+
+  /**
+   * Loads a saved scenario, as load() does (at t=0).
+   * @param {string} name
+   * @returns {Promise<LoadResult>}
+   */
+  openSaved(name) { return this.#promise("openSaved", name); }
+
+  /**
+   * Deletes a saved scenario; rejects when there is none of that name.
+   * @param {string} name
+   * @returns {Promise<void>}
+   */
+  deleteSaved(name) { return this.#promise("deleteSaved", name); }
+
+  /**
+   * Renames a saved scenario; rejects rather than replace another.
+   * @param {string} name
+   * @param {string} newName
+   * @returns {Promise<SavedScenario>}
+   */
+  renameSaved(name, newName) { return this.#promise("renameSaved", name, newName); }
+
+  /**
+   * Saves a copy of a saved scenario as "NAME copy" (or "NAME copy 2"...).
+   * @param {string} name
+   * @returns {Promise<SavedScenario>}
+   */
+  duplicateSaved(name) { return this.#promise("duplicateSaved", name); }
+
+  /** @returns {Promise<StorageState>} where My scenarios are kept */
+  storage() { return this.#promise("storage"); }
+
+  /** @returns {ExportFile} the scenario as it runs, as NAME.yaml */
+  exportScenario() { return this.#json("exportScenario"); }
+
+  /** @returns {ExportFile} the bash script that replays it on a real cluster (converge export-kubectl), as NAME.sh */
+  exportKubectl() { return this.#json("exportKubectl"); }
+
+  /** @returns {ExportFile} its trace from 0s to its duration, the bytes of converge run --output jsonl, as NAME.jsonl */
+  exportTrace() { return this.#json("exportTrace"); }
+
+  /** @returns {ExportFile} the charts up to now, as a standalone SVG document */
+  exportCharts() { return this.#json("exportCharts"); }
 
   /** Frees the simulation and everything it drew; later calls throw. */
   dispose() {

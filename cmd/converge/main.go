@@ -34,6 +34,7 @@ var commands = []*command{
 	shareCommand,
 	unshareCommand,
 	kubectlCommand,
+	exportKubectlCommand,
 }
 
 // command is one subcommand.

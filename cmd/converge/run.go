@@ -105,6 +105,11 @@ func runScenario(ctx context.Context, e *env, file, output string, untilFlag *ti
 		s.Step(1)
 	}
 	progress.done()
+	for _, r := range s.Unfinished() {
+		if !r.OK {
+			failures = append(failures, failureLine(displayName(file), r))
+		}
+	}
 	if tl != nil {
 		tl.summary(s)
 	}

@@ -3,6 +3,7 @@ package kubectl
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -34,6 +35,9 @@ var fuzzSeeds = []string{
 	"get pods -n other", "get pods --namespace=default -w", "scale deploy/web --replicas=-1", "set image deploy/web web=",
 	"scael deployment/web", "scale deployment/web --replicas=abc", "scale deployment/web '--replicas=abc'", "get pods -Ax",
 	"create deploy web --image=x -rx", "kubectl  -n x rollout stats deploy/web", "scale deploy/web --replicas abc",
+	"rollout status deploy/web --timeout=10s", "wait --for=condition=Available deploy/web", "wait --for=delete pod -l app=web",
+	"wait --for=jsonpath='{.status.conditions[?(@.type==\"Available\")].status}'=True deploy/web --timeout=5s",
+	"wait --for=create deployments -l app=x", "wait --for=jsonpath={.a[*].b} deploy/web", "wait --for=jsonpath={ deploy/web",
 }
 
 func FuzzParse(f *testing.F) {
@@ -89,5 +93,17 @@ func FuzzRun(f *testing.F) {
 		}
 		assert.Equal(t, r.Output, trimNL(r.Output))
 		assert.Equal(t, r.Error, trimNL(r.Error))
+		if r.Wait != nil {
+			// A command that waits goes on without panicking and ends by
+			// its timeout at the latest (168h for a negative one).
+			assert.True(t, r.OK(), "only a command that has not failed waits")
+			done := false
+			for i := 0; i < 3 && !done; i++ {
+				fx.st.Clock().Advance(100 * time.Hour)
+				p := r.Wait.Clone().Poll(fx.env)
+				assert.Equal(t, p.Output, trimNL(p.Output))
+				done = p.Done
+			}
+		}
 	})
 }

@@ -71,7 +71,9 @@ type rawNode struct {
 
 type rawTimings struct {
 	NodeMonitorGracePeriod *yaml.Node `json:"nodeMonitorGracePeriod"`
+	NodeMonitorPeriod      *yaml.Node `json:"nodeMonitorPeriod"`
 	PodEvictionTimeout     *yaml.Node `json:"podEvictionTimeout"`
+	EventTTL               *yaml.Node `json:"eventTTL"`
 }
 
 type rawImage struct {

@@ -99,7 +99,7 @@ func controlPlane() []planePart {
 		{gitops.Component, newGitOps, gitops.FieldManager},
 		{nodelifecycle.Component, func(scn *scenario.Scenario) controller.Controller {
 			return nodelifecycle.New(nodelifecycle.Options{NodeMonitorGracePeriod: scn.Cluster.Timings.NodeMonitorGracePeriod,
-				PodEvictionTimeout: scn.Cluster.Timings.PodEvictionTimeout})
+				PodEvictionTimeout: scn.Cluster.Timings.PodEvictionTimeout, NodeMonitorPeriod: scn.Cluster.Timings.NodeMonitorPeriod})
 		}, kcm},
 		{gc.Component, func(*scenario.Scenario) controller.Controller { return gc.New() }, kcm},
 		{resourcequota.Component, func(*scenario.Scenario) controller.Controller { return resourcequota.New() }, kcm},

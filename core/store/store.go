@@ -19,6 +19,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"strconv"
+	"time"
 
 	"converge/core/api"
 	"converge/core/clock"
@@ -47,6 +48,9 @@ type Options struct {
 	// DefaultTolerationSeconds is what the DefaultTolerationSeconds admission
 	// plugin gives pods for the not-ready and unreachable taints; 0 means 300.
 	DefaultTolerationSeconds int64
+	// EventTTL is kube-apiserver's --event-ttl, how long an event is kept
+	// after its last write; 0 means DefaultEventTTL (1h).
+	EventTTL time.Duration
 }
 
 // Store is the API server's storage.
@@ -60,6 +64,11 @@ type Store struct {
 	uidIx map[string]string // uid -> kind + "/" + key, for owner lookups
 	pods  int               // live (not removed) pods, for the limit
 	evSeq int64
+	// The events' correlators (one per source) and their expiry.
+	correlators map[eventSource]*correlator
+	evExpiry    []eventExpiry
+	evTTL       time.Duration
+	evPruned    time.Time
 
 	tolerationSeconds int64
 	// writes counts writes other than events, so that the engine can tell
@@ -77,7 +86,8 @@ type Store struct {
 
 // New returns an empty store.
 func New(o Options) *Store {
-	s := &Store{clock: o.Clock, kinds: map[string]*collection{}, uidIx: map[string]string{}, tolerationSeconds: o.DefaultTolerationSeconds}
+	s := &Store{clock: o.Clock, kinds: map[string]*collection{}, uidIx: map[string]string{}, tolerationSeconds: o.DefaultTolerationSeconds,
+		evTTL: o.EventTTL}
 	if s.tolerationSeconds <= 0 {
 		s.tolerationSeconds = api.DefaultTolerationSeconds
 	}
@@ -94,7 +104,8 @@ func New(o Options) *Store {
 func (s *Store) Clone(c *clock.Clock) *Store {
 	out := &Store{clock: c, rv: s.rv, uids: s.uids, kinds: map[string]*collection{}, uidIx: maps.Clone(s.uidIx),
 		pods: s.pods, evSeq: s.evSeq, tolerationSeconds: s.tolerationSeconds, writes: s.writes, serviceIPs: s.serviceIPs,
-		writer: s.writer, managed: maps.Clone(s.managed)}
+		writer: s.writer, managed: maps.Clone(s.managed), correlators: s.freezeCorrelators(),
+		evExpiry: s.evExpiry[:len(s.evExpiry):len(s.evExpiry)], evTTL: s.evTTL, evPruned: s.evPruned}
 	pcg := *s.pcg
 	out.pcg = &pcg
 	out.rng = rand.New(out.pcg)
