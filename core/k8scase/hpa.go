@@ -156,7 +156,7 @@ func RunHPA(c *HPACase) ([]HPAOutcome, error) {
 				return nil, err
 			}
 		}
-		ctx := &controller.Context{Store: st, Log: &controller.SyncLog{}, Metrics: caseMetrics{sync: sy, base: base}}
+		ctx := &controller.Context{Store: st, Log: &controller.SyncLog{}, Metrics: caseMetrics{sync: sy, base: base}, KeepCalls: true}
 		h, err := st.GetHorizontalPodAutoscaler(Namespace, "web")
 		if err != nil {
 			return nil, err
@@ -167,7 +167,7 @@ func RunHPA(c *HPACase) ([]HPAOutcome, error) {
 		dd, _ := st.GetDeployment(Namespace, "web")
 		o.Replicas = api.Deref(dd.Spec.Replicas, 1)
 		o.Status = DumpHPAStatus(&h.Status, base)
-		for _, e := range ctx.Emitted {
+		for _, e := range ctx.Calls { // as the controller asked, before the recorder's correlation
 			if e.Source == podautoscaler.Component {
 				o.Events = append(o.Events, Event{Type: e.Type, Reason: e.Reason, Message: e.Message})
 			}

@@ -23,16 +23,16 @@ type Snapshot struct {
 	Services    []*api.Service    `json:"services"`
 	Endpoints   []*api.Endpoints  `json:"endpoints"`
 	ConfigMaps  []*api.ConfigMap  `json:"configMaps"`
-	// HorizontalPodAutoscalers is present when the cluster has one.
-	HorizontalPodAutoscalers []*api.HorizontalPodAutoscaler `json:"horizontalPodAutoscalers,omitempty"`
 	// ResourceQuotas and PodDisruptionBudgets: v1 ResourceQuota and
 	// policy/v1 PodDisruptionBudget.
 	ResourceQuotas       []*api.ResourceQuota       `json:"resourceQuotas"`
 	PodDisruptionBudgets []*api.PodDisruptionBudget `json:"podDisruptionBudgets"`
-	Events               []store.EmittedEvent       `json:"events"`
-	Steps                []StepResult               `json:"steps"`
-	Syncs                []controller.SyncRecord    `json:"syncs"`
-	Traffic              []endpoints.ServiceTraffic `json:"traffic"`
+	// HorizontalPodAutoscalers: autoscaling/v2 HorizontalPodAutoscaler.
+	HorizontalPodAutoscalers []*api.HorizontalPodAutoscaler `json:"horizontalPodAutoscalers"`
+	Events                   []store.EmittedEvent           `json:"events"`
+	Steps                    []StepResult                   `json:"steps"`
+	Syncs                    []controller.SyncRecord        `json:"syncs"`
+	Traffic                  []endpoints.ServiceTraffic     `json:"traffic"`
 }
 
 // Snapshot returns the current second's snapshot. Its objects are shared
