@@ -27,7 +27,7 @@ import (
 // elsewhere would. assets is the origin and folder converge.js is loaded
 // from (ASSETS in body is replaced by it); the page's policy allows only
 // that origin, as docs/embedding.md says a page's CSP must.
-func docsSite(t *testing.T, assets, body string) string {
+func docsSite(t testing.TB, assets, body string) string {
 	t.Helper()
 	origin := assets
 	if u, err := url.Parse(assets); err == nil {
@@ -412,4 +412,35 @@ func TestEmbedFromTheExportedSite(t *testing.T) {
 			p.assertNoConsoleErrors(t)
 		})
 	}
+}
+
+// BenchmarkBrowserEmbedFirstFrame is the time from an element coming into
+// view (scrolled to, on a docs page of another origin, nothing loaded
+// before) to its first frame painted: the runtime fetched, compiled and
+// started, the scenario opened and drawn (docs/performance.md has the
+// figures).
+//
+//	go test -run '^$' -bench BrowserEmbedFirstFrame -benchtime 5x ./cmd/converge
+func BenchmarkBrowserEmbedFirstFrame(b *testing.B) {
+	srv := startServe(b)
+	page := docsSite(b, srv.URL, `<div class="spacer">Scroll down.</div><converge-sim id="far" scenario="rolling-update" t="30"></converge-sim>`)
+	var total float64
+	for b.Loop() {
+		p := openPage(b, page)
+		p.waitFor(b, `document.getElementById("far")?.shadowRoot?.querySelector(".cv-wait-btn") != null && document.readyState === "complete"`)
+		total += evalJS[float64](b, p, `new Promise((resolve) => {
+			const el = document.getElementById("far");
+			const t0 = performance.now();
+			el.scrollIntoView();
+			const poll = () => {
+				if (el.shadowRoot.querySelector(".cv-rollout-title")?.textContent) {
+					requestAnimationFrame(() => resolve(performance.now() - t0));
+				} else {
+					requestAnimationFrame(poll);
+				}
+			};
+			poll();
+		})`)
+	}
+	b.ReportMetric(total/float64(b.N), "ms-to-first-frame")
 }
