@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"syscall/js"
@@ -52,6 +53,8 @@ type Instance struct {
 	funcs    []js.Func
 	obj      js.Value
 	disposed bool
+	// line is the buffer snapshots are written into (traceLine).
+	line bytes.Buffer
 }
 
 // mount is one renderer and the node it draws into.

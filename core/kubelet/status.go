@@ -42,7 +42,7 @@ func kubeletCondition(t string) bool {
 
 // podStatus is the status the kubelet reports (generateAPIPodStatus).
 func (k *Controller) podStatus(ps *podState, p *api.Pod, now time.Time) api.PodStatus {
-	st := api.PodStatus{HostIP: ps.node.hostIP, PodIP: ps.ip, StartTime: api.NewTimePtr(ps.startTime), QOSClass: api.QOSClass(&p.Spec)}
+	st := api.PodStatus{HostIP: k.node(ps).hostIP, PodIP: ps.ip, StartTime: api.NewTimePtr(ps.startTime), QOSClass: api.QOSClass(&p.Spec)}
 	st.ContainerStatuses = make([]api.ContainerStatus, len(ps.ctrs))
 	var unready []string
 	for i := range ps.ctrs {

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"fmt"
-	"sort"
 	"time"
 
 	"converge/core/api"
@@ -19,17 +18,30 @@ import (
 // MaxRounds bounds the control-plane rounds of one tick.
 const MaxRounds = 8
 
-// DefaultCheckpointEvery is how many seconds apart checkpoints are taken.
+// DefaultCheckpointEvery is how many seconds apart checkpoints start.
 const DefaultCheckpointEvery = 10
 
-// MaxCheckpoints bounds the checkpoints kept; beyond it every other one is dropped.
+// MaxCheckpoints bounds the checkpoints kept; beyond it they are thinned
+// (see Options.MemoryBudget).
 const MaxCheckpoints = 256
+
+// DefaultMemoryBudget is the estimated heap the checkpoints may hold
+// beyond the live state: 256 MiB.
+const DefaultMemoryBudget = 256 << 20
 
 // Options tunes an engine.
 type Options struct {
-	// CheckpointEvery is the spacing of checkpoints in seconds; 0 means
-	// DefaultCheckpointEvery, a negative value disables them.
+	// CheckpointEvery is the spacing of checkpoints in seconds at the
+	// start; 0 means DefaultCheckpointEvery, a negative value disables them
+	// (but for t=0).
 	CheckpointEvery int
+	// MemoryBudget bounds the bytes the checkpoints hold beyond what they
+	// share with the live state and with one another, as estimated
+	// (Memory): when a checkpoint would exceed it, or MaxCheckpoints, the
+	// spacing doubles and the checkpoints off the new spacing go. 0 means
+	// DefaultMemoryBudget; a negative value means no budget (the count
+	// still bounds them).
+	MemoryBudget int64
 }
 
 // Sim is one simulation. It is not safe for concurrent use.
@@ -39,6 +51,11 @@ type Sim struct {
 	state *state
 	// checkpoints, sorted by t; checkpoints[0] is always t=0.
 	checkpoints []*state
+	// every is the checkpoints' spacing now (Options.CheckpointEvery, then
+	// doubled each time they are thinned); 0 when there are none.
+	every int64
+	// cpBytes is the sum of the checkpoints' bytes.
+	cpBytes int64
 	// samples holds the summary of each second computed so far.
 	samples []Sample
 }
@@ -57,23 +74,15 @@ type state struct {
 	next int
 	// tick holds the outputs of tick t.
 	tick Tick
+	// line caches the trace line's fields that are not object lists, as
+	// JSON (WriteTraceLine); nil until a line is written in this tick, and
+	// never cloned.
+	line [][]byte
 	// expects holds the outcome of each expect step run so far, by step index.
 	expects map[int]StepResult
-}
-
-func (st *state) clone() *state {
-	c := st.clock.Clone()
-	out := &state{t: st.t, clock: c, store: st.store.Clone(c), next: st.next, tick: st.tick,
-		prevEndpoints: st.prevEndpoints, kubelet: st.kubelet.Clone().(*kubelet.Controller),
-		expects: make(map[int]StepResult, len(st.expects))}
-	for k, v := range st.expects {
-		out.expects[k] = v
-	}
-	out.plane = make([]controller.Controller, len(st.plane))
-	for i, p := range st.plane {
-		out.plane[i] = p.Clone()
-	}
-	return out
+	// bytes is, for a checkpoint, the heap it holds that the checkpoint
+	// before it does not (unsharedBytes).
+	bytes int64
 }
 
 // Tick is what happened during one second, beyond the state itself.
@@ -103,13 +112,18 @@ func New(scn *scenario.Scenario, opts Options) (*Sim, error) {
 	if opts.CheckpointEvery == 0 {
 		opts.CheckpointEvery = DefaultCheckpointEvery
 	}
-	s := &Sim{scn: scn, opts: opts}
+	if opts.MemoryBudget == 0 {
+		opts.MemoryBudget = DefaultMemoryBudget
+	}
+	s := &Sim{scn: scn, opts: opts, every: int64(max(opts.CheckpointEvery, 0))}
 	st, err := s.initial()
 	if err != nil {
 		return nil, err
 	}
 	s.state = st
-	s.checkpoints = []*state{st.clone()}
+	cp := st.clone()
+	cp.bytes = cp.unsharedBytes(nil)
+	s.checkpoints, s.cpBytes = []*state{cp}, cp.bytes
 	return s, nil
 }
 
@@ -210,44 +224,8 @@ func (s *Sim) advance() {
 	st.t++
 	s.runTick(st, nil)
 	s.record(st)
-	if s.opts.CheckpointEvery > 0 && st.t%int64(s.opts.CheckpointEvery) == 0 {
+	if s.every > 0 && st.t%s.every == 0 {
 		s.checkpoint()
-	}
-}
-
-func (s *Sim) checkpoint() {
-	last := s.checkpoints[len(s.checkpoints)-1]
-	if last.t >= s.state.t {
-		return
-	}
-	s.checkpoints = append(s.checkpoints, s.state.clone())
-	if len(s.checkpoints) > MaxCheckpoints {
-		kept := s.checkpoints[:1]
-		for i := 1; i < len(s.checkpoints); i++ {
-			if i%2 == 0 || i == len(s.checkpoints)-1 {
-				kept = append(kept, s.checkpoints[i])
-			}
-		}
-		s.checkpoints = kept
-	}
-}
-
-// SeekTo moves the simulation to second t (clamped at 0). It restores the
-// nearest checkpoint at or before t when that is closer than the current
-// second (always, going backwards) and replays from there.
-func (s *Sim) SeekTo(t int64) {
-	if t < 0 {
-		t = 0
-	}
-	i := sort.Search(len(s.checkpoints), func(i int) bool { return s.checkpoints[i].t > t }) - 1
-	if i < 0 {
-		i = 0
-	}
-	if cp := s.checkpoints[i]; t < s.state.t || cp.t > s.state.t {
-		s.state = cp.clone()
-	}
-	for s.state.t < t {
-		s.advance()
 	}
 }
 
@@ -279,7 +257,7 @@ func (s *Sim) runTick(st *state, pre []StepResult) {
 	st.prevEndpoints = st.store.EndpointsList()
 	tick.Events = ctx.Emitted
 	tick.Syncs = mergeSyncs(ctx.Log.Records)
-	st.tick = tick
+	st.tick, st.line = tick, nil
 }
 
 // mergeSyncs keeps, per controller and object, every record that took a

@@ -80,7 +80,7 @@ func (s *Store) markTerminating(c *collection, k string, p *api.Pod, grace int64
 
 func (s *Store) remove(kind string, c *collection, k string, obj api.Object) {
 	c.remove(k)
-	delete(s.uidIx, obj.GetObjectMeta().UID)
+	s.uidIx.Delete(s.own, obj.GetObjectMeta().UID)
 	if kind == api.KindPod {
 		s.pods--
 	}
@@ -95,7 +95,8 @@ func (s *Store) remove(kind string, c *collection, k string, obj api.Object) {
 func (s *Store) orphanDependents(uid string) {
 	for _, kind := range []string{api.KindReplicaSet, api.KindPod} {
 		c := s.kinds[kind]
-		for _, o := range c.items {
+		for pos := 0; pos < c.n; pos++ {
+			o := c.at(pos)
 			if o == nil {
 				continue
 			}
@@ -117,7 +118,7 @@ func (s *Store) orphanDependents(uid string) {
 			}
 			nm.OwnerReferences = refs
 			nm.ResourceVersion = s.nextRV()
-			c.replace(m.Key(), next)
+			c.set(pos, next)
 		}
 	}
 }

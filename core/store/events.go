@@ -30,8 +30,8 @@ func (s *Store) RecordEvent(obj api.Object, component, host, eventType, reason, 
 	c := s.kinds[api.KindEvent]
 	// Aggregate with the most recent identical event, searching backwards a little way.
 	checked := 0
-	for i := len(c.items) - 1; i >= 0 && checked < 64; i-- {
-		o := c.items[i]
+	for i := c.n - 1; i >= 0 && checked < 64; i-- {
+		o := c.at(i)
 		if o == nil {
 			continue
 		}
@@ -43,7 +43,7 @@ func (s *Store) RecordEvent(obj api.Object, component, host, eventType, reason, 
 			x.Count++
 			x.LastTimestamp = now
 			x.ResourceVersion = s.nextEventRV()
-			c.items[i] = &x
+			c.set(i, &x)
 			return short(&x)
 		}
 	}
