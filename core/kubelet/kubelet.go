@@ -9,6 +9,7 @@ import (
 	"converge/core/api"
 	"converge/core/controller"
 	"converge/core/persist"
+	"converge/core/store"
 )
 
 // Image is how a simulated image behaves (the scenario's cluster.images).
@@ -82,9 +83,11 @@ type Controller struct {
 
 	byNode [][]boundPod // scratch of one Sync: its pods per node (not state, not cloned)
 	// reuse says byNode still holds the store's bound pods as of the end of
-	// the last Sync, whose write count was lastWrites.
-	reuse      bool
-	lastWrites int64
+	// the last Sync, when the store was lastStore and its pods had last
+	// changed at lastPods (store.Changes).
+	reuse     bool
+	lastStore *store.Identity
+	lastPods  int64
 }
 
 var _ controller.Controller = (*Controller)(nil)

@@ -36,7 +36,7 @@ func (k *Controller) Sync(ctx *controller.Context) {
 	}
 	// Nothing but this kubelet wrote since its last Sync: the pods are the
 	// ones it grouped then (it kept their entries up to date).
-	reuse := same && k.reuse && s.Writes() == k.lastWrites
+	reuse := same && k.reuse && s.Identity() == k.lastStore && s.Changes(api.KindPod).Any() == k.lastPods
 	stale := false
 	if !reuse {
 		stale = k.groupPods(s, len(nodes)) != k.pods.Len()
@@ -48,7 +48,7 @@ func (k *Controller) Sync(ctx *controller.Context) {
 	if stale {
 		k.dropGone(s)
 	}
-	k.lastWrites = s.Writes()
+	k.lastStore, k.lastPods = s.Identity(), s.Changes(api.KindPod).Any()
 }
 
 // boundPod is a pod of this Sync with the kubelet's state of it (nil when new).

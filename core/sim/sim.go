@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"converge/core/api"
@@ -58,6 +59,14 @@ type Sim struct {
 	cpBytes int64
 	// samples holds the summary of each second computed so far.
 	samples []Sample
+	// lineSize is the length of the last TraceLine, to size the next.
+	lineSize int
+	// Scratch of one tick, kept to spare allocations: the sync log (merged
+	// into the tick's syncs), the index mergeSyncs builds, and the events
+	// (copied into the tick's, at their size).
+	log     controller.SyncLog
+	lastKey map[syncKey]int
+	emitted []store.EmittedEvent
 }
 
 // state is everything that changes while the simulation runs; a checkpoint
@@ -231,7 +240,10 @@ func (s *Sim) advance() {
 
 // runTick does the work of second st.t (see the package doc).
 func (s *Sim) runTick(st *state, pre []StepResult) {
-	ctx := &controller.Context{Store: st.store, Log: &controller.SyncLog{}}
+	clear(s.log.Records)
+	clear(s.emitted)
+	s.log.Records = s.log.Records[:0]
+	ctx := &controller.Context{Store: st.store, Log: &s.log, Emitted: s.emitted[:0]}
 	tick := Tick{Steps: pre}
 	tick.Steps = append(tick.Steps, s.runSteps(st, ctx)...)
 	for round := 0; round < MaxRounds; round++ {
@@ -255,25 +267,34 @@ func (s *Sim) runTick(st *state, pre []StepResult) {
 		},
 		func(p *api.Pod) bool { return st.kubelet.Serving(p, now) })
 	st.prevEndpoints = st.store.EndpointsList()
-	tick.Events = ctx.Emitted
-	tick.Syncs = mergeSyncs(ctx.Log.Records)
+	if len(ctx.Emitted) > 0 {
+		tick.Events = slices.Clone(ctx.Emitted)
+	}
+	s.emitted = ctx.Emitted
+	tick.Syncs = s.mergeSyncs(ctx.Log.Records)
 	st.tick, st.line = tick, nil
 }
 
 // mergeSyncs keeps, per controller and object, every record that took a
 // step and the last record when it came after them: a tick with several
 // rounds shows what each did and where it ended up.
-func mergeSyncs(recs []controller.SyncRecord) []controller.SyncRecord {
-	type key struct{ c, o string }
-	last := map[key]int{}
+func (s *Sim) mergeSyncs(recs []controller.SyncRecord) []controller.SyncRecord {
+	if s.lastKey == nil {
+		s.lastKey = map[syncKey]int{}
+	}
+	last := s.lastKey
+	clear(last)
 	for i, r := range recs {
-		last[key{r.Controller, r.Object}] = i
+		last[syncKey{r.Controller, r.Object}] = i
 	}
 	out := make([]controller.SyncRecord, 0, len(recs))
 	for i, r := range recs {
-		if r.Action != "" || last[key{r.Controller, r.Object}] == i {
+		if r.Action != "" || last[syncKey{r.Controller, r.Object}] == i {
 			out = append(out, r)
 		}
 	}
 	return out
 }
+
+// syncKey is a sync record's controller and object.
+type syncKey struct{ c, o string }

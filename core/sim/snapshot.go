@@ -65,9 +65,11 @@ func (s *Sim) snapshotHead() *Snapshot {
 // the same bytes natively and in the browser: WriteTraceLine's.
 func (s *Sim) TraceLine() ([]byte, error) {
 	var b bytes.Buffer
+	b.Grow(s.lineSize + s.lineSize/8)
 	if err := s.WriteTraceLine(&b); err != nil {
 		return nil, err
 	}
+	s.lineSize = b.Len()
 	return b.Bytes(), nil
 }
 

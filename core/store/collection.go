@@ -23,6 +23,7 @@ const chunkLen = 64
 // enc and order are caches of this version alone: a clone starts without
 // them, and they go with the version that built them.
 type collection struct {
+	kind   string
 	own    *persist.Owner
 	index  persist.Map[int32] // key -> position
 	chunks []*chunk
@@ -40,6 +41,14 @@ type collection struct {
 	order      []int32
 	ordered    int
 	orderHoles bool
+	// unbound is, for pods, the positions of the pods without a node, in
+	// order; it may hold positions of pods bound or removed since, which
+	// UnboundPods drops. Valid when unboundOK.
+	unbound   []int32
+	unboundOK bool
+
+	// changes says when the kind last changed (Changes).
+	changes Changes
 }
 
 // chunk is 64 positions of a collection (fewer in the last one).
@@ -48,7 +57,7 @@ type chunk struct {
 	objs []api.Object // nil marks a hole
 }
 
-func newCollection() *collection { return &collection{own: persist.NewOwner()} }
+func newCollection(kind string) *collection { return &collection{kind: kind, own: persist.NewOwner()} }
 
 func (c *collection) at(pos int) api.Object { return c.chunks[pos/chunkLen].objs[pos%chunkLen] }
 
@@ -89,6 +98,9 @@ func (c *collection) add(key string, obj api.Object) {
 	ch.objs = append(ch.objs, obj)
 	c.n++
 	c.index.Set(c.own, key, int32(pos))
+	if p, ok := obj.(*api.Pod); ok && c.unboundOK && p.Spec.NodeName == "" {
+		c.unbound = append(c.unbound, int32(pos))
+	}
 }
 
 func (c *collection) replace(key string, obj api.Object) {
@@ -154,6 +166,13 @@ func (c *collection) compact() {
 	}
 	c.chunks, c.n, c.holes, c.enc = chunks, n, 0, enc
 	c.order, c.ordered, c.orderHoles = order, len(order), false
+	unbound := c.unbound[:0]
+	for _, pos := range c.unbound {
+		if p := moved[pos]; p >= 0 {
+			unbound = append(unbound, p)
+		}
+	}
+	c.unbound = unbound
 }
 
 func (c *collection) len() int { return c.index.Len() }
@@ -162,7 +181,8 @@ func (c *collection) len() int { return c.index.Len() }
 // index bucket, without the caches. c and the clone get new owners, so
 // that neither writes what they share.
 func (c *collection) clone() *collection {
-	out := &collection{own: persist.NewOwner(), index: c.index.Clone(), chunks: slices.Clone(c.chunks), n: c.n, holes: c.holes}
+	out := &collection{kind: c.kind, own: persist.NewOwner(), index: c.index.Clone(), chunks: slices.Clone(c.chunks), n: c.n,
+		holes: c.holes, changes: c.changes}
 	c.own = persist.NewOwner()
 	return out
 }

@@ -76,6 +76,7 @@ func (s *Store) markTerminating(c *collection, k string, p *api.Pod, grace int64
 	x.DeletionGracePeriodSeconds = api.Int64(grace)
 	x.ResourceVersion = s.nextRV()
 	c.replace(k, &x)
+	s.changed(c, changeMeta)
 }
 
 func (s *Store) remove(kind string, c *collection, k string, obj api.Object) {
@@ -88,6 +89,7 @@ func (s *Store) remove(kind string, c *collection, k string, obj api.Object) {
 	if kind != api.KindEvent {
 		s.writes++
 	}
+	s.changed(c, changeMembers)
 }
 
 // orphanDependents removes every ownerReference to uid, as the garbage
@@ -119,6 +121,7 @@ func (s *Store) orphanDependents(uid string) {
 			nm.OwnerReferences = refs
 			nm.ResourceVersion = s.nextRV()
 			c.set(pos, next)
+			s.changed(c, changeMeta)
 		}
 	}
 }
@@ -151,5 +154,6 @@ func (s *Store) Bind(namespace, name, nodeName string) (*api.Pod, error) {
 	x.Spec.NodeName = nodeName
 	x.ResourceVersion = s.nextRV()
 	c.replace(k, &x)
+	s.changed(c, changeMeta)
 	return &x, nil
 }

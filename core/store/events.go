@@ -44,6 +44,7 @@ func (s *Store) RecordEvent(obj api.Object, component, host, eventType, reason, 
 			x.LastTimestamp = now
 			x.ResourceVersion = s.nextEventRV()
 			c.set(i, &x)
+			s.changed(c, changeMeta)
 			return short(&x)
 		}
 	}
@@ -65,6 +66,7 @@ func (s *Store) RecordEvent(obj api.Object, component, host, eventType, reason, 
 	e.CreationTimestamp = now
 	// Events are not indexed by uid: nothing owns them or looks them up so.
 	c.add(key(e.Namespace, e.Name), e)
+	s.changed(c, changeMembers)
 	return short(e)
 }
 

@@ -69,6 +69,11 @@ type Store struct {
 	writes int64
 	// serviceIPs counts the ClusterIPs handed out.
 	serviceIPs int64
+	// id is this store's identity for caches (Identity); membership is the
+	// resourceVersion of the latest create or delete of anything but an
+	// event (Membership).
+	id         *Identity
+	membership int64
 }
 
 // uidRef is where the object with a uid is stored.
@@ -76,14 +81,15 @@ type uidRef struct{ kind, key string }
 
 // New returns an empty store.
 func New(o Options) *Store {
-	s := &Store{clock: o.Clock, kinds: map[string]*collection{}, own: persist.NewOwner(), tolerationSeconds: o.DefaultTolerationSeconds}
+	s := &Store{clock: o.Clock, kinds: map[string]*collection{}, own: persist.NewOwner(), tolerationSeconds: o.DefaultTolerationSeconds,
+		id: &Identity{}}
 	if s.tolerationSeconds <= 0 {
 		s.tolerationSeconds = api.DefaultTolerationSeconds
 	}
 	s.pcg = rand.NewPCG(o.Seed, 0x636f6e7665726765) // "converge"
 	s.rng = rand.New(s.pcg)
 	for _, r := range api.Resources() {
-		s.kinds[r.Kind] = newCollection()
+		s.kinds[r.Kind] = newCollection(r.Kind)
 	}
 	return s
 }
@@ -96,7 +102,8 @@ func New(o Options) *Store {
 // without the encoding caches (WriteJSONList).
 func (s *Store) Clone(c *clock.Clock) *Store {
 	out := &Store{clock: c, rv: s.rv, uids: s.uids, kinds: map[string]*collection{}, own: persist.NewOwner(), uidIx: s.uidIx.Clone(),
-		pods: s.pods, evSeq: s.evSeq, tolerationSeconds: s.tolerationSeconds, writes: s.writes, serviceIPs: s.serviceIPs}
+		pods: s.pods, evSeq: s.evSeq, tolerationSeconds: s.tolerationSeconds, writes: s.writes, serviceIPs: s.serviceIPs,
+		id: &Identity{}, membership: s.membership}
 	s.own = persist.NewOwner()
 	pcg := *s.pcg
 	out.pcg = &pcg
@@ -293,6 +300,7 @@ func (s *Store) Create(obj api.Object) (api.Object, error) {
 	if kind == api.KindPod {
 		s.pods++
 	}
+	s.changed(c, changeMembers)
 	return obj, nil
 }
 
@@ -377,7 +385,7 @@ func (s *Store) update(obj api.Object, status bool) (api.Object, error) {
 	}
 	var next api.Object
 	if status {
-		next = withStatus(old, obj)
+		next = statusOnto(obj, old)
 	} else {
 		api.SetDefaults(obj)
 		next = withStatus(obj, old)
@@ -398,7 +406,44 @@ func (s *Store) update(obj api.Object, status bool) (api.Object, error) {
 	}
 	next.GetObjectMeta().ResourceVersion = s.nextRV()
 	c.replace(k, next)
+	if status {
+		s.changed(c, changeStatus)
+	} else {
+		s.changed(c, changeMeta)
+	}
 	return next, nil
+}
+
+// statusOnto returns what withStatus(old, obj) returns, old with obj's
+// status, built in obj itself (the store owns it): a status write makes
+// one new object version, not two.
+func statusOnto(obj, old api.Object) api.Object {
+	if obj == old {
+		// A caller that broke the rules and sent the stored object itself
+		// still gets a new version.
+		return withStatus(old, obj)
+	}
+	switch o := obj.(type) {
+	case *api.Pod:
+		st := o.Status
+		*o = *old.(*api.Pod)
+		o.Status = st
+	case *api.Node:
+		st := o.Status
+		*o = *old.(*api.Node)
+		o.Status = st
+	case *api.ReplicaSet:
+		st := o.Status
+		*o = *old.(*api.ReplicaSet)
+		o.Status = st
+	case *api.Deployment:
+		st := o.Status
+		*o = *old.(*api.Deployment)
+		o.Status = st
+	default:
+		return withStatus(old, obj)
+	}
+	return obj
 }
 
 // withStatus returns a shallow copy of main whose status is taken from statusFrom.

@@ -29,8 +29,21 @@ import (
 // (sim.TickOrder lists every component's).
 const Component = "garbage-collector-controller"
 
-// Controller is the garbage collector. It keeps no state.
-type Controller struct{}
+// Controller is the garbage collector. It keeps no state but what its last
+// pass found (clean): a pass that finds nothing to do finds nothing again
+// until an object is created or deleted, or a pod or ReplicaSet has its
+// metadata or spec written (its owners, node, deletion), which is what the
+// real collector's informers would tell it.
+type Controller struct {
+	clean *cleanPass
+}
+
+// cleanPass is a pass that found nothing to collect, with what it read.
+type cleanPass struct {
+	store           *store.Identity
+	membership      int64
+	podMeta, rsMeta int64
+}
 
 var _ controller.Controller = (*Controller)(nil)
 
@@ -40,13 +53,34 @@ func New() *Controller { return &Controller{} }
 // Name implements controller.Controller.
 func (c *Controller) Name() string { return Component }
 
-// Clone implements controller.Controller; the collector has no state.
-func (c *Controller) Clone() controller.Controller { return c }
+// Clone implements controller.Controller.
+func (c *Controller) Clone() controller.Controller { return &Controller{clean: c.clean} }
 
 // Sync deletes the ReplicaSets and pods whose owners are all gone, strips
 // dangling ownerReferences from those with an owner left, and force-deletes
-// pods bound to nodes that no longer exist.
+// pods bound to nodes that no longer exist. It skips the pass when nothing
+// it reads changed since a pass that found nothing.
 func (c *Controller) Sync(ctx *controller.Context) {
+	s := ctx.Store
+	now := cleanPass{store: s.Identity(), membership: s.Membership(), podMeta: s.Changes(api.KindPod).Meta,
+		rsMeta: s.Changes(api.KindReplicaSet).Meta}
+	if c.clean != nil && *c.clean == now {
+		return
+	}
+	c.clean = nil
+	w := s.Writes()
+	records := 0
+	if ctx.Log != nil {
+		records = len(ctx.Log.Records)
+	}
+	c.collectAll(ctx)
+	if s.Writes() == w && (ctx.Log == nil || len(ctx.Log.Records) == records) {
+		c.clean = &now
+	}
+}
+
+// collectAll is one pass over the ReplicaSets, then the pods.
+func (c *Controller) collectAll(ctx *controller.Context) {
 	s := ctx.Store
 	for _, rs := range s.ReplicaSets() {
 		if len(rs.OwnerReferences) == 0 || rs.DeletionTimestamp != nil {

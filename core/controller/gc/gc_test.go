@@ -42,7 +42,53 @@ func TestNameAndClone(t *testing.T) {
 	t.Parallel()
 	c := New()
 	assert.Equal(t, "garbage-collector-controller", c.Name())
-	assert.Same(t, c, c.Clone())
+	assert.NotSame(t, c, c.Clone(), "the clone keeps its own memory of the last pass")
+}
+
+// TestACleanPassIsSkippedUntilSomethingChanges: after a pass that found
+// nothing, the collector notices each kind of change it depends on, in the
+// same store and in a clone of it.
+func TestACleanPassIsSkippedUntilSomethingChanges(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		change func(t *testing.T, s *store.Store, d *api.Deployment, rs *api.ReplicaSet)
+		want   []string
+	}{
+		{"the owner is deleted", func(t *testing.T, s *store.Store, d *api.Deployment, _ *api.ReplicaSet) {
+			require.NoError(t, s.Delete(api.KindDeployment, d.Namespace, d.Name, store.DeleteOptions{PropagationPolicy: store.DeletePropagationOrphan}))
+			simtest.MustCreate(t, s, simtest.NewPod("stray", simtest.WithPodOwner(d)))
+		}, []string{"pod/stray: delete pod stray: owner deployment/web is gone"}},
+		{"the node is deleted", func(t *testing.T, s *store.Store, _ *api.Deployment, _ *api.ReplicaSet) {
+			require.NoError(t, s.Delete(api.KindNode, "", "node-1", store.DeleteOptions{}))
+		}, []string{"pod/web-5d9c7b8f4-aaaaa: delete pod web-5d9c7b8f4-aaaaa: node node-1 is gone",
+			"pod/web-5d9c7b8f4-bbbbb: delete pod web-5d9c7b8f4-bbbbb: node node-1 is gone"}},
+		{"a pod gets an owner that does not exist", func(t *testing.T, s *store.Store, _ *api.Deployment, rs *api.ReplicaSet) {
+			p := simtest.GetPod(t, s, "web-5d9c7b8f4-ccccc").DeepCopy()
+			p.OwnerReferences = append(p.OwnerReferences, api.OwnerReference{APIVersion: "v1", Kind: "ConfigMap", Name: "gone", UID: "no-such-uid"})
+			_, err := s.Update(p)
+			require.NoError(t, err)
+		}, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := simtest.NewStore()
+			d, rs, _ := deploymentWithPods(t, s)
+			c := New()
+			require.Empty(t, actions(t, simtest.Sync(s, c)))
+			require.NotNil(t, c.clean, "a pass that found nothing is remembered")
+			clone, cc := s.Clone(s.Clock().Clone()), c.Clone()
+			tc.change(t, s, d, rs)
+			tc.change(t, clone, d, rs)
+			assert.Equal(t, tc.want, actions(t, simtest.Sync(s, c)), "the same store")
+			assert.Equal(t, tc.want, actions(t, simtest.Sync(clone, cc)), "a clone, with a clone of the collector")
+			if tc.want == nil {
+				p := simtest.GetPod(t, s, "web-5d9c7b8f4-ccccc")
+				assert.Len(t, p.OwnerReferences, 1, "the dangling reference is stripped")
+			}
+		})
+	}
 }
 
 func TestDeletingADeploymentCascades(t *testing.T) {
