@@ -36,6 +36,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -257,6 +259,12 @@ type page struct {
 // The tab closes when the test ends.
 func openPage(t testing.TB, url string) *page {
 	t.Helper()
+	return openPageWith(t, url)
+}
+
+// openPageWith is openPage with scripts that run in the page before its own.
+func openPageWith(t testing.TB, url string, scripts ...string) *page {
+	t.Helper()
 	if err := sharedBrowser.start(); err != nil {
 		unavailable(t, "chromium cannot start: %v", err)
 	}
@@ -280,6 +288,13 @@ func openPage(t testing.TB, url string) *page {
 	}()
 	tctx, tcancel := context.WithTimeout(ctx, pageTimeout)
 	defer tcancel()
+	for _, script := range scripts {
+		require.NoError(t, chromedp.Do(tctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, cdppage.AddScriptToEvaluateOnNewDocument,
+				cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: script})
+			return err
+		})), "adding a script to %s", url)
+	}
 	require.NoError(t, chromedp.Do(tctx, chromedp.Navigate(url)), "navigating to %s", url)
 	return p
 }
