@@ -165,10 +165,15 @@ func (s *Sim) SeekTo(t int64) {
 	if i < 0 {
 		i = 0
 	}
+	var prev *state
 	if cp := s.checkpoints[i]; t < s.state.t || cp.t > s.state.t {
-		s.state = cp.clone()
+		prev, s.state = s.state, cp.clone()
 	}
 	for s.state.t < t {
 		s.advance()
+	}
+	if prev != nil {
+		// What did not change since the checkpoint is encoded already.
+		s.state.store.AdoptEncodings(prev.store)
 	}
 }

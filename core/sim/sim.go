@@ -287,7 +287,13 @@ func (s *Sim) mergeSyncs(recs []controller.SyncRecord) []controller.SyncRecord {
 	for i, r := range recs {
 		last[syncKey{r.Controller, r.Object}] = i
 	}
-	out := make([]controller.SyncRecord, 0, len(recs))
+	n := 0
+	for i, r := range recs {
+		if r.Action != "" || last[syncKey{r.Controller, r.Object}] == i {
+			n++
+		}
+	}
+	out := make([]controller.SyncRecord, 0, n)
 	for i, r := range recs {
 		if r.Action != "" || last[syncKey{r.Controller, r.Object}] == i {
 			out = append(out, r)

@@ -89,6 +89,33 @@ func (s *Store) EncodedJSON(kind, namespace, name string) ([]byte, error) {
 	return c.encoded(int(pos))
 }
 
+// AdoptEncodings takes from another store (one this store shares objects
+// with: the state a seek left) the JSON of every object both hold at the
+// same position, so that those are not encoded again. The work is a pointer
+// comparison per position.
+func (s *Store) AdoptEncodings(from *Store) {
+	for kind, c := range s.kinds {
+		f := from.kinds[kind]
+		if f == nil || len(f.enc) == 0 {
+			continue
+		}
+		n := min(c.n, len(f.enc))
+		for pos := 0; pos < n; pos++ {
+			if pos < len(c.enc) && c.enc[pos] != nil {
+				continue
+			}
+			b := f.enc[pos]
+			if b == nil || c.at(pos) != f.at(pos) {
+				continue
+			}
+			if pos >= len(c.enc) {
+				c.enc = slices.Grow(c.enc, c.n-len(c.enc))[:c.n]
+			}
+			c.enc[pos] = b
+		}
+	}
+}
+
 // encoded returns the JSON of the object at pos, encoding it the first
 // time.
 func (c *collection) encoded(pos int) ([]byte, error) {

@@ -75,6 +75,9 @@ type Options struct {
 type Controller struct {
 	grace    time.Duration
 	eviction time.Duration
+	// work is the scratch of one Sync, kept to spare its allocation (not
+	// state: each Sync starts it afresh).
+	work []nodeWork
 }
 
 var _ controller.Controller = (*Controller)(nil)
@@ -121,7 +124,11 @@ func (c *Controller) Sync(ctx *controller.Context) {
 	s := ctx.Store
 	now := ctx.Now()
 	nodes := s.Nodes()
-	work := make([]nodeWork, len(nodes))
+	clear(c.work)
+	if cap(c.work) < len(nodes) {
+		c.work = make([]nodeWork, len(nodes))
+	}
+	work := c.work[:len(nodes)]
 	for i, n := range nodes {
 		work[i] = c.monitorHealth(ctx, n, now)
 	}
