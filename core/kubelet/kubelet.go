@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"time"
+	"unsafe"
 
 	"converge/core/api"
 	"converge/core/controller"
@@ -243,4 +244,28 @@ func (k *Controller) Serving(p *api.Pod, now time.Time) bool {
 		}
 	}
 	return true
+}
+
+// Estimated heap bytes of the runtime state, for UnsharedBytes.
+var (
+	nodeStateBytes = int64(unsafe.Sizeof(nodeState{})) + 2*persist.EntryBytes
+	podStateBytes  = int64(unsafe.Sizeof(podState{})) + 64
+	ctrBytes       = int64(unsafe.Sizeof(ctr{})) + 64
+)
+
+// UnsharedBytes estimates the heap k holds that prev (a clone of the same
+// kubelets, or nil) does not: every node's state (a clone copies them) and
+// the pod states and map buckets the two do not share.
+func (k *Controller) UnsharedBytes(prev controller.Controller) int64 {
+	n := int64(len(k.nodes)) * nodeStateBytes
+	for _, ns := range k.nodes {
+		n += int64(len(ns.present)+len(ns.pulls)) * persist.EntryBytes
+	}
+	var pp *persist.Map[*podState]
+	var pn *persist.Map[string]
+	if p, ok := prev.(*Controller); ok && p != nil {
+		pp, pn = &p.pods, &p.byName
+	}
+	n += k.pods.Unshared(pp, func(ps *podState) int64 { return podStateBytes + int64(len(ps.ctrs))*ctrBytes })
+	return n + k.byName.Unshared(pn, nil)
 }
