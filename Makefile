@@ -91,6 +91,11 @@ test-wasm:
 test-browser:
 	$(GO) test $(TESTFLAGS) ./cmd/converge
 
+## k8sdiff: Kubernetes' own Deployment and ReplicaSet controllers against Converge's on generated cases (tools/k8sdiff, a module of its own; see docs/fidelity.md)
+.PHONY: k8sdiff
+k8sdiff:
+	cd tools/k8sdiff && $(GO) test -count=1 -v -run '^TestK8sDiff$$' .
+
 ## bench: every benchmark, with allocations
 bench:
 	@pkgs="$$(grep -rl --include='*_test.go' '^func Benchmark' . | xargs -r -n1 dirname | sort -u)"; \

@@ -1,5 +1,7 @@
 package api
 
+import "time"
+
 // PodTemplateSpec is v1 PodTemplateSpec: the metadata and spec of pods to create.
 type PodTemplateSpec struct {
 	ObjectMeta `json:"metadata,omitzero"`
@@ -339,6 +341,21 @@ type ContainerStateTerminated struct {
 	StartedAt   Time   `json:"startedAt,omitzero"`
 	FinishedAt  Time   `json:"finishedAt,omitzero"`
 	ContainerID string `json:"containerID,omitempty"`
+}
+
+// IsAvailable is podutil.IsPodAvailable for a Ready=True condition: ready
+// for minReadySeconds, that is lastTransitionTime + minReadySeconds at or
+// before now (any ready pod with minReadySeconds 0). Kubernetes 1.35
+// compares with Compare(now) <= 0; 1.28 wanted it strictly before now.
+//
+// Example: minReadySeconds 10, ready at 00:00:05: not available at 00:00:14,
+// available at 00:00:15.
+func IsAvailable(ready *PodCondition, minReadySeconds int32, now time.Time) bool {
+	if minReadySeconds <= 0 {
+		return true
+	}
+	t := ready.LastTransitionTime
+	return !t.IsZero() && !t.Add(time.Duration(minReadySeconds)*time.Second).After(now)
 }
 
 // GetPodCondition returns the condition of type t, or nil.

@@ -114,8 +114,8 @@ func ShapeOf(s State) Shape {
 }
 
 // PodState classifies a pod at now. minReadySeconds is its ReplicaSet's
-// (a pod is available once Ready for longer than that, as the controllers
-// count it: lastTransitionTime + minReadySeconds strictly before now).
+// (a pod is available once Ready for that long, as the ReplicaSet
+// controller counts it: api.IsAvailable).
 func PodState(p *api.Pod, now time.Time, minReadySeconds int32) State {
 	if isEvicted(p) {
 		return StateEvicted
@@ -141,7 +141,7 @@ func PodState(p *api.Pod, now time.Time, minReadySeconds int32) State {
 	}
 	ready := api.GetPodCondition(&p.Status, api.PodReady)
 	if ready != nil && ready.Status == api.ConditionTrue {
-		if minReadySeconds <= 0 || ready.LastTransitionTime.Add(time.Duration(minReadySeconds)*time.Second).Before(now) {
+		if api.IsAvailable(ready, minReadySeconds, now) {
 			return StateAvailable
 		}
 		return StateReady

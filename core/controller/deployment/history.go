@@ -237,8 +237,11 @@ func (s *syncer) getAllReplicaSetsAndSyncRevision(rsList []*api.ReplicaSet, crea
 // getNewReplicaSet returns the ReplicaSet that matches the Deployment's
 // template, or nil when there is none and createIfNotExisted is false. An
 // existing one has its annotations and minReadySeconds synced first (and the
-// Deployment's revision is then synced on the next pass, as in Kubernetes);
-// a missing one is created as <name>-<hash> with the size NewRSNewReplicas
+// Deployment's revision is then synced on the next pass, as in Kubernetes)
+// and is returned as our copy, with the annotations
+// SetNewReplicaSetAnnotations gave it even when they were not written (an
+// unparsable revision annotation stops it early): a later scale in the
+// pass writes them, as in Kubernetes. A missing one is created as <name>-<hash> with the size NewRSNewReplicas
 // gives. A name taken by a ReplicaSet that is not ours with this template is
 // a hash collision: status.collisionCount goes up and the next pass tries a
 // new hash.
@@ -264,7 +267,7 @@ func (s *syncer) getNewReplicaSet(rsList, oldRSs []*api.ReplicaSet, createIfNotE
 		return nil, err
 	}
 	if !alreadyExisted && n > 0 {
-		s.event(EventNormal, ScalingReplicaSetReason, fmt.Sprintf("Scaled up replica set %s to %d", created.Name, n))
+		s.event(EventNormal, ScalingReplicaSetReason, fmt.Sprintf("Scaled up replica set %s from 0 to %d", created.Name, n))
 	}
 	if !alreadyExisted {
 		s.act(fmt.Sprintf("create replica set %s with %s", created.Name, plural(n, "replica")))
@@ -314,7 +317,7 @@ func (s *syncer) syncExistingNewRS(existing *api.ReplicaSet, newRevision string)
 			return nil, err
 		}
 	}
-	return existing, nil
+	return cp, nil
 }
 
 // newReplicaSet builds the new ReplicaSet for the Deployment's template:

@@ -180,7 +180,7 @@ func TestNewReplicaSetShape(t *testing.T) {
 		api.ChangeCauseAnnotation: "first"}, rs.Annotations)
 	assert.Equal(t, "1", d.Annotations[api.RevisionAnnotation])
 	assert.Equal(t, d.Generation, int64(1), "recording the revision is not a user edit")
-	assert.Equal(t, []string{"Scaled up replica set foo-" + hash + " to 3"}, eventTexts(ctx))
+	assert.Equal(t, []string{"Scaled up replica set foo-" + hash + " from 0 to 3"}, eventTexts(ctx))
 	prog := GetDeploymentCondition(&d.Status, api.DeploymentProgressing)
 	require.NotNil(t, prog)
 	assert.Equal(t, []string{api.ConditionTrue, NewReplicaSetReason, fmt.Sprintf("Created new replica set %q", rs.Name)},
@@ -297,4 +297,20 @@ func TestReplicaSetCreateError(t *testing.T) {
 	require.NotNil(t, prog)
 	assert.Equal(t, []string{api.ConditionFalse, FailedRSCreateReason, e.Message}, []string{prog.Status, prog.Reason, prog.Message})
 	assert.True(t, strings.HasPrefix(ctx.Log.Records[0].Waiting, "retrying after error: "), ctx.Log.Records[0].Waiting)
+}
+
+func TestNewReplicaSetGetsCopiedAnnotationsWithItsNextScale(t *testing.T) {
+	t.Parallel()
+	// With an unparsable revision SetNewReplicaSetAnnotations stops early
+	// and nothing is written, but upstream's getNewReplicaSet returns its
+	// copy with the Deployment's annotations already copied: the pass's
+	// scale of that ReplicaSet writes them.
+	f := newFixture(t)
+	d := f.deployment(3, rolling("25%", "25%"), simtest.WithDeploymentAnnotations(map[string]string{api.ChangeCauseAnnotation: "set image"}))
+	f.rs(d, rsSpec{name: "foo-new", replicas: 1, status: 1, available: 1, revision: "x", annotations: replicasAnnotations(3, 4)})
+	f.sync()
+	rs := f.getRS("foo-new")
+	assert.Equal(t, int32(3), specOf(rs))
+	assert.Equal(t, "set image", rs.Annotations[api.ChangeCauseAnnotation])
+	assert.Equal(t, "x", rs.Annotations[api.RevisionAnnotation])
 }

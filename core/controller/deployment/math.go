@@ -359,3 +359,24 @@ func DeploymentTimedOut(d *api.Deployment, newStatus *api.DeploymentStatus, now 
 func deadlineAt(d *api.Deployment, c *api.DeploymentCondition) time.Time {
 	return c.LastUpdateTime.Add(time.Duration(*d.Spec.ProgressDeadlineSeconds) * time.Second)
 }
+
+// TerminatingReplicas is GetTerminatingReplicaCountForReplicaSets: the sum
+// of the ReplicaSets' status.terminatingReplicas (the
+// DeploymentReplicaSetTerminatingReplicas gate, on by default since 1.35).
+// A ReplicaSet never synced by its controller (observedGeneration 0 and no
+// count) does not contribute; when a synced one reports no count, the sum is
+// unknown and the result is nil.
+func TerminatingReplicas(rss []*api.ReplicaSet) *int32 {
+	var n int32
+	for _, rs := range rss {
+		switch {
+		case rs == nil:
+		case rs.Status.ObservedGeneration == 0 && rs.Status.TerminatingReplicas == nil:
+		case rs.Status.TerminatingReplicas == nil:
+			return nil
+		default:
+			n += *rs.Status.TerminatingReplicas
+		}
+	}
+	return &n
+}

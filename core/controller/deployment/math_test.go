@@ -535,3 +535,33 @@ func FuzzResolveFenceposts(f *testing.F) {
 		FencepostMath(strPtr(a), strPtr(b), n)
 	})
 }
+
+// TerminatingReplicas follows GetTerminatingReplicaCountForReplicaSets in
+// pkg/controller/deployment/util/deployment_util.go (1.35): a sum, nil when a
+// synced ReplicaSet does not report its count, and never-synced ReplicaSets
+// left out.
+func TestTerminatingReplicasSumsWhatTheReplicaSetsReport(t *testing.T) {
+	t.Parallel()
+	rs := func(observed int64, terminating *int32) *api.ReplicaSet {
+		r := &api.ReplicaSet{}
+		r.Status.ObservedGeneration, r.Status.TerminatingReplicas = observed, terminating
+		return r
+	}
+	n := func(v int32) *int32 { return &v }
+	for _, tc := range []struct {
+		name string
+		rss  []*api.ReplicaSet
+		want *int32
+	}{
+		{"no replica sets", nil, n(0)},
+		{"two reporting", []*api.ReplicaSet{rs(1, n(2)), rs(3, n(1))}, n(3)},
+		{"a never-synced one does not count", []*api.ReplicaSet{rs(1, n(2)), rs(0, nil)}, n(2)},
+		{"a synced one without a count makes the sum unknown", []*api.ReplicaSet{rs(1, n(2)), rs(2, nil)}, nil},
+		{"nil entries are skipped", []*api.ReplicaSet{nil, rs(1, n(4))}, n(4)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			assert.Equal(t, tc.want, TerminatingReplicas(tc.rss))
+		})
+	}
+}

@@ -232,10 +232,11 @@ func (s *syncer) newPodsState(st *api.DeploymentStatus) newPodsState {
 			return true
 		}
 		if c := api.GetPodCondition(&p.Status, api.PodReady); c != nil && c.Status == api.ConditionTrue {
-			if wantMinReady && !c.LastTransitionTime.Add(minReady).Before(s.now) {
-				// Available once lastTransitionTime + minReadySeconds is strictly
-				// before now: at the next whole second after that instant.
-				left := int64(c.LastTransitionTime.Add(minReady).Sub(s.now)/time.Second) + 1
+			if at := c.LastTransitionTime.Add(minReady); wantMinReady && at.After(s.now) {
+				// Available once lastTransitionTime + minReadySeconds is at or
+				// before now (the ReplicaSet controller's rule): at that
+				// instant, rounded up to the next whole second.
+				left := int64((at.Sub(s.now) + time.Second - 1) / time.Second)
 				if out.minReadyPod == "" || left < out.minReadyLeft || left == out.minReadyLeft && p.Name < out.minReadyPod {
 					out.minReadyPod, out.minReadyLeft = p.Name, left
 				}

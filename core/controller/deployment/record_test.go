@@ -131,7 +131,8 @@ func TestRecordWaits(t *testing.T) {
 				ready = p.Name
 			}
 		}
-		assert.Equal(t, "minReadySeconds 10s: 10s left for "+ready, r.Waiting)
+		// Ready one second ago: available at lastTransitionTime + 10s, 9s from now.
+		assert.Equal(t, "minReadySeconds 10s: 9s left for "+ready, r.Waiting)
 	})
 	t.Run("old pods to be removed", func(t *testing.T) {
 		t.Parallel()

@@ -29,7 +29,7 @@ func (s *syncer) rolloutRecreate(rsList []*api.ReplicaSet, sel labels.Selector) 
 		return err
 	}
 	if scaledDown {
-		return s.syncRolloutStatus(s.refresh(allRSs), newRS)
+		return s.syncStatusAfterScaling(allRSs, newRS)
 	}
 
 	if n := s.oldPodsRunning(newRS, oldRSs, rsList, sel); n > 0 {
@@ -48,13 +48,8 @@ func (s *syncer) rolloutRecreate(rsList []*api.ReplicaSet, sel labels.Selector) 
 		return errNoNewRS
 	}
 
-	scaled, updated, err := s.scaleReplicaSetAndRecordEvent(newRS, replicas(s.d))
-	if err != nil {
+	if _, _, err := s.scaleReplicaSetAndRecordEvent(newRS, replicas(s.d)); err != nil {
 		return err
-	}
-	if scaled {
-		newRS = updated
-		allRSs = append(oldRSs, newRS)
 	}
 
 	if DeploymentComplete(s.d, &s.d.Status) {
@@ -62,7 +57,7 @@ func (s *syncer) rolloutRecreate(rsList []*api.ReplicaSet, sel labels.Selector) 
 			return err
 		}
 	}
-	return s.syncRolloutStatus(allRSs, newRS)
+	return s.syncStatusAfterScaling(allRSs, newRS)
 }
 
 // scaleDownOldReplicaSetsForRecreate scales every given old ReplicaSet to 0.

@@ -2,6 +2,7 @@ package deployment
 
 import (
 	"errors"
+	"fmt"
 
 	"converge/core/api"
 )
@@ -34,7 +35,7 @@ func (s *syncer) rolloutRolling(rsList []*api.ReplicaSet) error {
 		return err
 	}
 	if scaledUp {
-		return s.syncRolloutStatus(s.refresh(allRSs), s.refreshOne(newRS))
+		return s.syncStatusAfterScaling(allRSs, newRS)
 	}
 
 	scaledDown, err := s.reconcileOldReplicaSets(allRSs, activeReplicaSets(oldRSs), newRS)
@@ -42,7 +43,7 @@ func (s *syncer) rolloutRolling(rsList []*api.ReplicaSet) error {
 		return err
 	}
 	if scaledDown {
-		return s.syncRolloutStatus(s.refresh(allRSs), newRS)
+		return s.syncStatusAfterScaling(allRSs, newRS)
 	}
 
 	if DeploymentComplete(s.d, &s.d.Status) {
@@ -64,9 +65,23 @@ func activeReplicaSets(rss []*api.ReplicaSet) []*api.ReplicaSet {
 	return out
 }
 
-// refresh returns rss with each ReplicaSet re-read from the store, so that
-// status is computed from what this pass wrote (Kubernetes keeps the
-// objects its updates return; the sizes are the same).
+// syncStatusAfterScaling writes the status of a pass that scaled, as
+// Kubernetes does: calculated from the ReplicaSets as the pass read them,
+// before its scale writes (the controller keeps working on its copies).
+// Only unavailableReplicas (Σ spec − available) sees the difference: it
+// counts the sizes from before the scale until the next pass. The sync
+// record describes the ReplicaSets as they are now.
+//
+// Example: 3 replicas at 25%/25%, old RS at 3 with 3 available: the pass
+// that scales the new RS from 0 to 1 writes unavailableReplicas 0, not 1.
+func (s *syncer) syncStatusAfterScaling(allRSs []*api.ReplicaSet, newRS *api.ReplicaSet) error {
+	err := s.syncRolloutStatus(allRSs, newRS)
+	s.allRSs, s.newRS = s.refresh(allRSs), s.refreshOne(newRS)
+	return err
+}
+
+// refresh returns rss with each ReplicaSet re-read from the store, for the
+// sync record.
 func (s *syncer) refresh(rss []*api.ReplicaSet) []*api.ReplicaSet {
 	out := make([]*api.ReplicaSet, len(rss))
 	for i, rs := range rss {
@@ -143,13 +158,16 @@ func (s *syncer) reconcileOldReplicaSets(allRSs, oldRSs []*api.ReplicaSet, newRS
 	if maxScaledDown <= 0 {
 		return false, nil
 	}
+	// Kubernetes ignores the errors of both steps here: the pass goes on
+	// to status (and cleanup) as if nothing was scaled, and the next sync
+	// tries again.
 	oldRSs, cleaned, err := s.cleanupUnhealthyReplicas(oldRSs, int32(min(maxScaledDown, 1<<31-1)))
 	if err != nil {
-		return false, err
+		return false, nil
 	}
 	scaledDown, err := s.scaleDownOldReplicaSetsForRollingUpdate(append(oldRSs, newRS), oldRSs)
 	if err != nil {
-		return false, err
+		return false, nil
 	}
 	return cleaned+scaledDown > 0, nil
 }
@@ -161,6 +179,11 @@ func (s *syncer) reconcileOldReplicaSets(allRSs, oldRSs []*api.ReplicaSet, newRS
 //
 // Example: an old RS of 10 with 8 available and maxCleanupCount 1 goes to 9;
 // with 3 it goes to 8 (only 2 are unhealthy).
+//
+// An old RS whose status is stale, with more available replicas than its
+// spec (it was just scaled down), would be "scaled down" to a larger size:
+// Kubernetes refuses that with an error, and so the pass scales down
+// nothing more (errStaleReplicaSetStatus; the RSs before it stay scaled).
 func (s *syncer) cleanupUnhealthyReplicas(oldRSs []*api.ReplicaSet, maxCleanupCount int32) ([]*api.ReplicaSet, int32, error) {
 	oldRSs = sortedOldestFirst(oldRSs)
 	var total int32
@@ -173,8 +196,9 @@ func (s *syncer) cleanupUnhealthyReplicas(oldRSs []*api.ReplicaSet, maxCleanupCo
 			continue
 		}
 		down := min(maxCleanupCount-total, spec-rs.Status.AvailableReplicas)
-		if down <= 0 {
-			continue
+		if down < 0 {
+			return nil, total, fmt.Errorf("%w: cleaning up unhealthy replicas of %s would scale it from %d to %d",
+				errStaleReplicaSetStatus, rs.Name, spec, spec-down)
 		}
 		_, updated, err := s.scaleReplicaSetAndRecordEvent(rs, spec-down)
 		if err != nil {
@@ -220,3 +244,7 @@ func (s *syncer) scaleDownOldReplicaSetsForRollingUpdate(allRSs, oldRSs []*api.R
 
 // errNoNewRS is returned when a rollout pass has no new ReplicaSet to work with.
 var errNoNewRS = errors.New("no new replica set")
+
+// errStaleReplicaSetStatus is returned when an old ReplicaSet reports more
+// available replicas than its spec asks for.
+var errStaleReplicaSetStatus = errors.New("replica set status is stale")

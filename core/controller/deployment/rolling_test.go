@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"converge/core/api"
+	"converge/core/simtest"
 )
 
 // Where an upstream fixture uses maxSurge 0 with maxUnavailable 0 (which
@@ -130,6 +131,37 @@ func TestCleanupUnhealthyReplicas(t *testing.T) {
 	})
 }
 
+func TestCleanupUnhealthyReplicasStopsAtAStaleStatus(t *testing.T) {
+	t.Parallel()
+	// An old RS just scaled from 5 to 3 whose status still says 5 available
+	// would be "cleaned up" to 5: upstream's cleanupUnhealthyReplicas returns
+	// an error ("got invalid request to scale down ... 3 -> 5") and
+	// reconcileOldReplicaSets scales nothing more in that pass, not even
+	// what scaleDownOldReplicaSetsForRollingUpdate would allow.
+	f := newFixture(t)
+	d := f.deployment(1, rolling("30%", "1"))
+	f.rs(d, rsSpec{name: "older", image: "foo:0", replicas: 3, status: 3, available: 1})
+	f.advance(1)
+	f.rs(d, rsSpec{name: "stale", image: "foo:1", replicas: 3, status: 5, available: 5})
+	f.advance(1)
+	newRS := f.rs(d, rsSpec{name: "foo-new", replicas: 0})
+	old := []*api.ReplicaSet{f.getRS("older"), f.getRS("stale")}
+	s := f.syncer("foo")
+
+	_, n, err := s.cleanupUnhealthyReplicas(old, 10)
+	require.ErrorIs(t, err, errStaleReplicaSetStatus)
+	assert.Equal(t, int32(2), n, "the older RS before it was cleaned up")
+	assert.Equal(t, int32(1), specOf(f.getRS("older")))
+	assert.Equal(t, int32(3), specOf(f.getRS("stale")))
+
+	old = []*api.ReplicaSet{f.getRS("older"), f.getRS("stale")}
+	scaled, err := s.reconcileOldReplicaSets(append(old, newRS), old, newRS)
+	require.NoError(t, err, "the error ends the scale-down, not the pass")
+	assert.False(t, scaled)
+	assert.Equal(t, int32(1), specOf(f.getRS("older")), "nothing left to clean up in the older RS")
+	assert.Equal(t, int32(3), specOf(f.getRS("stale")), "the available pods of the stale RS are not scaled down")
+}
+
 func TestScaleDownOldReplicaSetsForRollingUpdate(t *testing.T) {
 	t.Parallel()
 	// TestDeploymentController_scaleDownOldReplicaSetsForRollingUpdate rows: maxSurge 0, allRSs = oldRSs = [oldRS].
@@ -174,4 +206,38 @@ func TestScaleDownOldReplicaSetsForRollingUpdate(t *testing.T) {
 		assert.Equal(t, int32(0), specOf(f.getRS("rolled-back")))
 		assert.Equal(t, int32(2), specOf(f.getRS("younger")))
 	})
+}
+
+func TestStatusAfterScalingCountsTheSizesTheSyncRead(t *testing.T) {
+	t.Parallel()
+	// rolloutRolling and rolloutRecreate compute status from the ReplicaSets
+	// they read at the start of the pass (syncRolloutStatus(allRSs, newRS)
+	// with the copies from before the scale), so unavailableReplicas
+	// (Σ spec − available) is the one from before the scale.
+	tests := []struct {
+		name                      string
+		strategy                  simtest.DeploymentOption
+		oldSpec, oldAvail, newSpc int32
+		want                      int32 // unavailableReplicas
+		wantNewSpec               int32
+		wantOldSpec               int32
+	}{
+		{"rolling: new RS scaled up 0 -> 1 (after: 1)", rolling("25%", "25%"), 3, 3, 0, 0, 1, 3},
+		{"rolling: old RS scaled down 4 -> 2 (after: 0)", rolling("0", "1"), 4, 3, 0, 1, 0, 2},
+		{"recreate: old RS scaled down 3 -> 0 (after: 0)", simtest.WithRecreate(), 3, 1, 0, 2, 0, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			f := newFixture(t)
+			d := f.deployment(3, tc.strategy)
+			f.rs(d, rsSpec{name: "foo-old", image: "foo:1", replicas: tc.oldSpec, status: tc.oldSpec, available: tc.oldAvail, revision: "1"})
+			f.advance(1)
+			f.rs(d, rsSpec{name: "foo-new", replicas: tc.newSpc, revision: "2"})
+			f.sync()
+			assert.Equal(t, tc.wantNewSpec, specOf(f.getRS("foo-new")))
+			assert.Equal(t, tc.wantOldSpec, specOf(f.getRS("foo-old")))
+			assert.Equal(t, tc.want, f.getD("foo").Status.UnavailableReplicas)
+		})
+	}
 }

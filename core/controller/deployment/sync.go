@@ -136,14 +136,11 @@ func (s *syncer) scale(newRS *api.ReplicaSet, oldRSs []*api.ReplicaSet) error {
 		allowed = replicas(d) + MaxSurge(d)
 	}
 	toAdd := allowed - int32(sumSpec(active))
-	op := ""
 	switch {
 	case toAdd > 0:
 		slices.SortFunc(active, bySizeNewer)
-		op = "up"
 	case toAdd < 0:
 		slices.SortFunc(active, bySizeOlder)
-		op = "down"
 	}
 	sizes := make([]int32, len(active))
 	var added int32
@@ -156,7 +153,7 @@ func (s *syncer) scale(newRS *api.ReplicaSet, oldRSs []*api.ReplicaSet) error {
 		if i == 0 && toAdd != 0 {
 			sizes[0] = max(sizes[0]+toAdd-added, 0)
 		}
-		if _, _, err := s.scaleReplicaSet(rs, sizes[i], op); err != nil {
+		if _, _, err := s.scaleReplicaSet(rs, sizes[i]); err != nil {
 			return err
 		}
 	}
@@ -181,24 +178,21 @@ func bySizeOlder(a, b *api.ReplicaSet) int {
 	return int(rsReplicas(b)) - int(rsReplicas(a))
 }
 
-// scaleReplicaSetAndRecordEvent scales rs to newScale when its size differs,
-// saying "up" or "down" by the size change.
+// scaleReplicaSetAndRecordEvent scales rs to newScale when its size differs.
 func (s *syncer) scaleReplicaSetAndRecordEvent(rs *api.ReplicaSet, newScale int32) (bool, *api.ReplicaSet, error) {
 	if rsReplicas(rs) == newScale {
 		return false, rs, nil
 	}
-	op := "down"
-	if rsReplicas(rs) < newScale {
-		op = "up"
-	}
-	return s.scaleReplicaSet(rs, newScale, op)
+	return s.scaleReplicaSet(rs, newScale)
 }
 
 // scaleReplicaSet writes rs with size newScale and the desired-replicas and
 // max-replicas annotations of the Deployment's current size, when either
-// differs. A size change sends "Scaled <op> replica set X from A to B"
-// (the text since Kubernetes 1.32) and reports true.
-func (s *syncer) scaleReplicaSet(rs *api.ReplicaSet, newScale int32, op string) (bool, *api.ReplicaSet, error) {
+// differs. A size change sends "Scaled up replica set X from A to B" or
+// "Scaled down ..." by that ReplicaSet's own change (the text since
+// Kubernetes 1.32; in proportional scaling an RS can shrink while the
+// Deployment grows) and reports true.
+func (s *syncer) scaleReplicaSet(rs *api.ReplicaSet, newScale int32) (bool, *api.ReplicaSet, error) {
 	d := s.d
 	desired, maxReplicas := replicas(d), replicas(d)+MaxSurge(d)
 	sizeNeedsUpdate := rsReplicas(rs) != newScale
@@ -206,6 +200,10 @@ func (s *syncer) scaleReplicaSet(rs *api.ReplicaSet, newScale int32, op string) 
 		return false, rs, nil
 	}
 	oldScale := rsReplicas(rs)
+	op := "down"
+	if oldScale < newScale {
+		op = "up"
+	}
 	cp := rs.DeepCopy()
 	cp.Spec.Replicas = api.Int32(newScale)
 	SetReplicasAnnotations(cp, desired, maxReplicas)
@@ -301,6 +299,7 @@ func calculateStatus(allRSs []*api.ReplicaSet, newRS *api.ReplicaSet, d *api.Dep
 		AvailableReplicas:   t.available,
 		UnavailableReplicas: max(t.spec-t.available, 0),
 		CollisionCount:      copyInt32(d.Status.CollisionCount),
+		TerminatingReplicas: TerminatingReplicas(allRSs),
 	}
 	if newRS != nil {
 		st.UpdatedReplicas = newRS.Status.Replicas

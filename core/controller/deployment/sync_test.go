@@ -121,6 +121,25 @@ func TestScaleEventsAndAnnotations(t *testing.T) {
 	assert.Equal(t, []string{"scale up replica set a from 8 to 15", "scale up replica set b from 5 to 10"}, s.actions)
 }
 
+func TestScaleEventSaysEachReplicaSetsOwnDirection(t *testing.T) {
+	t.Parallel()
+	// Kubernetes 1.35's scaleReplicaSet says "up" or "down" by each
+	// ReplicaSet's own change. Growing 10 -> 12 (maxSurge 3: allowed 15,
+	// toAdd 3), sorted b (newer), a: b round(6*15/13)=7 -> +1; a was sized
+	// for a larger Deployment (max-replicas 20): round(6*15/20)=5 -> -1;
+	// the leftover 3 goes to b. So a shrinks while the Deployment grows.
+	f := newFixture(t)
+	d := f.deployment(12, rolling("3", "0"))
+	a := f.rs(d, rsSpec{name: "a", image: "foo:1", replicas: 6, status: 6, available: 6, annotations: replicasAnnotations(10, 20)})
+	f.advance(1)
+	b := f.rs(d, rsSpec{name: "b", replicas: 6, status: 6, available: 6, annotations: replicasAnnotations(10, 13)})
+	s := f.syncer("foo")
+	require.NoError(t, s.scale(b, []*api.ReplicaSet{a}))
+	assert.Equal(t, []string{"Scaled up replica set b from 6 to 10", "Scaled down replica set a from 6 to 5"}, eventTexts(s.ctx))
+	assert.Equal(t, int32(10), specOf(f.getRS("b")))
+	assert.Equal(t, int32(5), specOf(f.getRS("a")))
+}
+
 func TestScaleSaturatedScalesOldToZero(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)

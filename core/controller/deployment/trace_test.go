@@ -80,7 +80,7 @@ func TestTraceT1DefaultsThreeReplicas(t *testing.T) {
 	c := settled(t, 3, 1)
 	c.setImage("web", "web:2")
 	c.runTrace([]traceRow{
-		{[]string{"Scaled up replica set {B} to 1"}, 3, 1, 3, 0, 4, updated1},
+		{[]string{"Scaled up replica set {B} from 0 to 1"}, 3, 1, 3, 0, 4, updated1},
 		{[]string{"Scaled down replica set {A} from 3 to 2"}, 2, 1, 2, 1, 3, updated1},
 		{[]string{"Scaled up replica set {B} from 1 to 2"}, 2, 2, 2, 1, 4, updated2},
 		{[]string{"Scaled down replica set {A} from 2 to 1"}, 1, 2, 1, 2, 3, updated2},
@@ -107,7 +107,7 @@ func TestTraceT2aSurgeOneUnavailableOne(t *testing.T) {
 	c := settled(t, 3, 1, simtest.WithRollingUpdate("1", "1"))
 	c.setImage("web", "web:2")
 	c.runTrace([]traceRow{
-		{[]string{"Scaled up replica set {B} to 1", "Scaled down replica set {A} from 3 to 2"}, 2, 1, 2, 0, 3, updated1},
+		{[]string{"Scaled up replica set {B} from 0 to 1", "Scaled down replica set {A} from 3 to 2"}, 2, 1, 2, 0, 3, updated1},
 		{[]string{"Scaled up replica set {B} from 1 to 2"}, 2, 2, 2, 1, 4, updated2},
 		{[]string{"Scaled down replica set {A} from 2 to 0"}, 0, 2, 0, 2, 2, updated2},
 		{[]string{"Scaled up replica set {B} from 2 to 3"}, 0, 3, 0, 2, 3, "2 of 3 updated replicas are available..."},
@@ -120,7 +120,7 @@ func TestTraceT3DefaultsTenReplicas(t *testing.T) {
 	c := settled(t, 10, 1)
 	c.setImage("web", "web:2")
 	c.runTrace([]traceRow{
-		{[]string{"Scaled up replica set {B} to 3", "Scaled down replica set {A} from 10 to 8"}, 8, 3, 8, 0, 11, "3 out of 10 new replicas have been updated..."},
+		{[]string{"Scaled up replica set {B} from 0 to 3", "Scaled down replica set {A} from 10 to 8"}, 8, 3, 8, 0, 11, "3 out of 10 new replicas have been updated..."},
 		{[]string{"Scaled up replica set {B} from 3 to 5"}, 8, 5, 8, 3, 13, "5 out of 10 new replicas have been updated..."},
 		{[]string{"Scaled down replica set {A} from 8 to 3"}, 3, 5, 3, 5, 8, "5 out of 10 new replicas have been updated..."},
 		{[]string{"Scaled up replica set {B} from 5 to 10"}, 3, 10, 3, 5, 13, "3 old replicas are pending termination..."},
@@ -214,7 +214,7 @@ func TestTraceT8Recreate(t *testing.T) {
 		assert.Equal(t, MinimumReplicasUnavailable, cond.Reason, "Recreate has no availability budget")
 	}
 	c.run()
-	assert.Equal(t, []string{c.expand("Scaled up replica set {B} to 3")}, c.events)
+	assert.Equal(t, []string{c.expand("Scaled up replica set {B} from 0 to 3")}, c.events)
 	b, _ := sizeAndAvail(c.rsByImage("web:2"))
 	assert.Equal(t, int32(3), b)
 	assert.True(t, strings.HasSuffix(c.rolloutStatus("web"), "0 of 3 updated replicas are available..."))
@@ -326,7 +326,7 @@ func TestTraceT11PauseEditScaleResume(t *testing.T) {
 
 	c.f.update("web", func(d *api.Deployment) { d.Spec.Paused = false })
 	c.run()
-	assert.Equal(t, []string{c.expand("Scaled up replica set {B} to 2"), c.expand("Scaled down replica set {A} from 5 to 4")}, c.events)
+	assert.Equal(t, []string{c.expand("Scaled up replica set {B} from 0 to 2"), c.expand("Scaled down replica set {A} from 5 to 4")}, c.events)
 	assert.Equal(t, int32(4), specOf(c.rsByImage("web:1")))
 	assert.Equal(t, int32(2), specOf(c.rsByImage("web:2")))
 	c.runUntil(30, func() bool { return c.complete("web") })
@@ -340,7 +340,7 @@ func TestTraceT5StuckRolloutTimesOut(t *testing.T) {
 	c.crashLoop = true
 	c.setImage("web", "web:2")
 	c.run()
-	assert.Equal(t, []string{c.expand("Scaled up replica set {B} to 1")}, c.events)
+	assert.Equal(t, []string{c.expand("Scaled up replica set {B} from 0 to 1")}, c.events)
 	c.run()
 	assert.Equal(t, "at surge cap 4/4: waiting for new pods to become available", c.record("web").Waiting, "progress this second (B's pod exists)")
 	assert.Equal(t, int64(11), c.record("web").Rollout.ProgressDeadlineIn)

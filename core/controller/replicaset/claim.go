@@ -149,7 +149,7 @@ func (st *rsState) count(p *api.Pod, full bool, now time.Time) {
 	}
 	if c := api.GetPodCondition(&p.Status, api.PodReady); c != nil && c.Status == api.ConditionTrue {
 		st.counts.ready++
-		if isAvailable(c, st.rs.Spec.MinReadySeconds, now) {
+		if api.IsAvailable(c, st.rs.Spec.MinReadySeconds, now) {
 			st.counts.available++
 		}
 	}
@@ -162,20 +162,6 @@ func containsAll(set, sub map[string]string) bool {
 		}
 	}
 	return true
-}
-
-// isAvailable is podutil.IsPodAvailable for a Ready=True condition: ready
-// for minReadySeconds, that is lastTransitionTime + minReadySeconds strictly
-// before now (any ready pod with minReadySeconds 0).
-//
-// Example: minReadySeconds 10, ready at 00:00:05: not available at 00:00:15,
-// available at 00:00:16.
-func isAvailable(ready *api.PodCondition, minReadySeconds int32, now time.Time) bool {
-	if minReadySeconds <= 0 {
-		return true
-	}
-	t := ready.LastTransitionTime
-	return !t.IsZero() && t.Add(time.Duration(minReadySeconds)*time.Second).Before(now)
 }
 
 // releasePods removes the ReplicaSet's ownerReference from the pods its

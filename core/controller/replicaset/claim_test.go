@@ -181,7 +181,9 @@ func TestIsAvailable(t *testing.T) {
 		want     bool
 	}{
 		{"minReadySeconds 0", readyAt, 0, readyAt, true},
-		{"exactly minReadySeconds is not enough", readyAt, 10, readyAt.Add(10 * time.Second), false},
+		// pkg/api/v1/pod IsPodAvailable (1.35): lastTransitionTime + minReadySeconds <= now.
+		{"exactly minReadySeconds is enough", readyAt, 10, readyAt.Add(10 * time.Second), true},
+		{"a moment before", readyAt, 10, readyAt.Add(10*time.Second - time.Millisecond), false},
 		{"one second later", readyAt, 10, readyAt.Add(11 * time.Second), true},
 		{"too early", readyAt, 10, readyAt.Add(3 * time.Second), false},
 		{"no transition time", time.Time{}, 10, readyAt.Add(time.Hour), false},
@@ -194,7 +196,7 @@ func TestIsAvailable(t *testing.T) {
 			if !tc.ltt.IsZero() {
 				c.LastTransitionTime = api.NewTime(tc.ltt)
 			}
-			assert.Equal(t, tc.want, isAvailable(c, tc.minReady, tc.now))
+			assert.Equal(t, tc.want, api.IsAvailable(c, tc.minReady, tc.now))
 		})
 	}
 }

@@ -90,7 +90,7 @@ func TestAvailabilityWaitsForMinReadySeconds(t *testing.T) {
 		at        time.Duration
 		available int32
 	}{
-		{0, 0}, {10 * time.Second, 0}, {11 * time.Second, 1},
+		{0, 0}, {9 * time.Second, 0}, {10 * time.Second, 1},
 	}
 	start := s.Now().Time
 	for _, tc := range tests {
