@@ -213,9 +213,9 @@ func BenchmarkBrowserLimits(b *testing.B) {
 		require.True(b, evalJS[bool](b, p, `(globalThis.big = converge.create()).load(`+jsString(string(src))+`).ok`))
 		start := time.Now()
 		for t := 0; t < 86400; {
-			step := 600
+			step := 100 // each call within the harness's 30 s
 			if t < 600 {
-				step = 20 // the rollout of 10,000 pods: its busiest seconds
+				step = 5 // the rollout of 10,000 pods: its busiest seconds
 			}
 			t = evalJS[int](b, p, fmt.Sprintf(`big.advance(%d)`, step))
 			if t == 600 {

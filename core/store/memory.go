@@ -118,3 +118,4 @@ var (
 )
 
 func sizeOf[T any]() int64 { return int64(reflect.TypeFor[T]().Size()) }
+
