@@ -118,4 +118,3 @@ var (
 )
 
 func sizeOf[T any]() int64 { return int64(reflect.TypeFor[T]().Size()) }
-
