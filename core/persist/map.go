@@ -84,6 +84,13 @@ func (m *Map[V]) Set(own *Owner, k string, v V) {
 	b.m[k] = v
 }
 
+// Add sets k, which m does not hold, to v, writing as own: Set without
+// looking k up first.
+func (m *Map[V]) Add(own *Owner, k string, v V) {
+	m.writable(own, bucketOf(k)).m[k] = v
+	m.n++
+}
+
 // Delete removes k, writing as own; removing an absent key copies nothing.
 func (m *Map[V]) Delete(own *Owner, k string) {
 	i := bucketOf(k)

@@ -24,7 +24,7 @@ func TestMapBasics(t *testing.T) {
 	_, ok := m.Get("a")
 	assert.False(t, ok, "the zero Map is empty")
 	m.Set(own, "a", 1)
-	m.Set(own, "b", 2)
+	m.Add(own, "b", 2)
 	m.Set(own, "a", 3)
 	v, ok := m.Get("a")
 	assert.True(t, ok)

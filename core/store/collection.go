@@ -97,7 +97,7 @@ func (c *collection) add(key string, obj api.Object) {
 	ch := c.writableChunk(pos / chunkLen)
 	ch.objs = append(ch.objs, obj)
 	c.n++
-	c.index.Set(c.own, key, int32(pos))
+	c.index.Add(c.own, key, int32(pos))
 	if p, ok := obj.(*api.Pod); ok && c.unboundOK && p.Spec.NodeName == "" {
 		c.unbound = append(c.unbound, int32(pos))
 	}

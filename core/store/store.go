@@ -296,7 +296,7 @@ func (s *Store) Create(obj api.Object) (api.Object, error) {
 		m.Generation = 0
 	}
 	c.add(k, obj)
-	s.uidIx.Set(s.own, m.UID, uidRef{kind, k})
+	s.uidIx.Add(s.own, m.UID, uidRef{kind, k})
 	if kind == api.KindPod {
 		s.pods++
 	}
