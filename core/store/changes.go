@@ -4,8 +4,8 @@ import "converge/core/api"
 
 // Real controllers learn what changed from their informers and skip what
 // did not; Converge's controllers read the store every tick, so the store
-// tells them, cheaply, when each kind last changed and which pods have no
-// node yet (the scheduler's queue).
+// tells them, cheaply, when each kind last changed (and podindex.go lists
+// the pods of one node or one controller).
 
 // Changes says when the objects of one kind last changed, by what changed.
 // Each figure is the store's resourceVersion just after the latest such
@@ -72,30 +72,3 @@ type Identity struct{ _ byte }
 
 // Identity returns the store's identity.
 func (s *Store) Identity() *Identity { return s.id }
-
-// UnboundPods returns the pods without a node (spec.nodeName empty), in
-// creation order (shared: do not modify). It costs the pods that were
-// unbound since the last call, not all pods: the store keeps their
-// positions from one call to the next (a clone builds them again once).
-func (s *Store) UnboundPods() []*api.Pod {
-	c := s.kinds[api.KindPod]
-	if !c.unboundOK {
-		c.unbound = c.unbound[:0]
-		for pos := 0; pos < c.n; pos++ {
-			if p, ok := c.at(pos).(*api.Pod); ok && p.Spec.NodeName == "" {
-				c.unbound = append(c.unbound, int32(pos))
-			}
-		}
-		c.unboundOK = true
-	}
-	var out []*api.Pod
-	kept := c.unbound[:0]
-	for _, pos := range c.unbound {
-		if p, ok := c.at(int(pos)).(*api.Pod); ok && p.Spec.NodeName == "" {
-			kept = append(kept, pos)
-			out = append(out, p)
-		}
-	}
-	c.unbound = kept
-	return out
-}

@@ -41,11 +41,8 @@ type collection struct {
 	order      []int32
 	ordered    int
 	orderHoles bool
-	// unbound is, for pods, the positions of the pods without a node, in
-	// order; it may hold positions of pods bound or removed since, which
-	// UnboundPods drops. Valid when unboundOK.
-	unbound   []int32
-	unboundOK bool
+	// podIx indexes the pods by node and by controller (podindex.go).
+	podIx podIndexes
 
 	// changes says when the kind last changed (Changes).
 	changes Changes
@@ -75,10 +72,13 @@ func (c *collection) writableChunk(i int) *chunk {
 
 // set stores obj at pos (nil makes a hole) and forgets pos's encoding.
 func (c *collection) set(pos int, obj api.Object) {
-	c.writableChunk(pos / chunkLen).objs[pos%chunkLen] = obj
+	ch := c.writableChunk(pos / chunkLen)
+	old := ch.objs[pos%chunkLen]
+	ch.objs[pos%chunkLen] = obj
 	if pos < len(c.enc) {
 		c.enc[pos] = nil
 	}
+	c.podIx.wrote(pos, old, obj)
 }
 
 func (c *collection) get(key string) (api.Object, bool) {
@@ -98,9 +98,7 @@ func (c *collection) add(key string, obj api.Object) {
 	ch.objs = append(ch.objs, obj)
 	c.n++
 	c.index.Add(c.own, key, int32(pos))
-	if p, ok := obj.(*api.Pod); ok && c.unboundOK && p.Spec.NodeName == "" {
-		c.unbound = append(c.unbound, int32(pos))
-	}
+	c.podIx.wrote(pos, nil, obj)
 }
 
 func (c *collection) replace(key string, obj api.Object) {
@@ -166,13 +164,7 @@ func (c *collection) compact() {
 	}
 	c.chunks, c.n, c.holes, c.enc = chunks, n, 0, enc
 	c.order, c.ordered, c.orderHoles = order, len(order), false
-	unbound := c.unbound[:0]
-	for _, pos := range c.unbound {
-		if p := moved[pos]; p >= 0 {
-			unbound = append(unbound, p)
-		}
-	}
-	c.unbound = unbound
+	c.podIx.remap(moved)
 }
 
 func (c *collection) len() int { return c.index.Len() }

@@ -145,23 +145,14 @@ func (c *Controller) Sync(ctx *controller.Context) {
 }
 
 // groupPods gives every node that is not Ready or has a NoExecute taint its
-// pods (in creation order); healthy clusters skip the pass.
+// pods (in creation order, from the store's index by node); healthy nodes
+// need none.
 func (c *Controller) groupPods(s *store.Store, work []nodeWork) {
-	idx := map[string]int{}
 	for i := range work {
 		if work[i].ready != api.ConditionTrue || hasNoExecute(work[i].node) {
-			idx[work[i].node.Name] = i
+			work[i].pods = s.PodsOnNode(work[i].node.Name)
 		}
 	}
-	if len(idx) == 0 {
-		return
-	}
-	s.EachPod(func(p *api.Pod) bool {
-		if i, ok := idx[p.Spec.NodeName]; ok && p.Spec.NodeName != "" {
-			work[i].pods = append(work[i].pods, p)
-		}
-		return true
-	})
 }
 
 func hasNoExecute(n *api.Node) bool {
