@@ -242,8 +242,10 @@ func tileSummary(ts []view.Tile) string {
 			parts = append(parts, strconv.Itoa(n)+" "+string(li.State))
 		}
 	}
-	if n := counts[view.StateFailed]; n > 0 {
-		parts = append(parts, strconv.Itoa(n)+" Failed")
+	for _, st := range [...]view.State{view.StateInvalidImage, view.StateFailed} {
+		if n := counts[st]; n > 0 {
+			parts = append(parts, strconv.Itoa(n)+" "+string(st))
+		}
 	}
 	return pluralize(len(ts), "pod") + ": " + strings.Join(parts, ", ")
 }

@@ -106,7 +106,7 @@ type Container struct {
 	LivenessProbe            *Probe               `json:"livenessProbe,omitempty"`
 	ReadinessProbe           *Probe               `json:"readinessProbe,omitempty"`
 	StartupProbe             *Probe               `json:"startupProbe,omitempty"`
-	Lifecycle                Raw                  `json:"lifecycle,omitempty"`
+	Lifecycle                *Lifecycle           `json:"lifecycle,omitempty"`
 	TerminationMessagePath   string               `json:"terminationMessagePath,omitempty"`
 	TerminationMessagePolicy string               `json:"terminationMessagePolicy,omitempty"`
 	ImagePullPolicy          string               `json:"imagePullPolicy,omitempty"`
@@ -130,6 +130,7 @@ func (c Container) DeepCopy() Container {
 	out.LivenessProbe = c.LivenessProbe.DeepCopy()
 	out.ReadinessProbe = c.ReadinessProbe.DeepCopy()
 	out.StartupProbe = c.StartupProbe.DeepCopy()
+	out.Lifecycle = c.Lifecycle.DeepCopy()
 	return out
 }
 
@@ -179,6 +180,57 @@ func (p *Probe) DeepCopy() *Probe {
 	}
 	out := *p
 	out.TerminationGracePeriodSeconds = copyInt64(p.TerminationGracePeriodSeconds)
+	return &out
+}
+
+// Lifecycle is v1 Lifecycle: the hooks the kubelet runs after a container
+// starts and before it is stopped. Converge runs preStop (see
+// docs/scenarios.md); postStart is kept and validated.
+type Lifecycle struct {
+	PostStart *LifecycleHandler `json:"postStart,omitempty"`
+	PreStop   *LifecycleHandler `json:"preStop,omitempty"`
+}
+
+// LifecycleHandler is v1 LifecycleHandler: exactly one of exec, httpGet,
+// tcpSocket and sleep. httpGet and tcpSocket are kept raw, as in Probe.
+type LifecycleHandler struct {
+	Exec      *ExecAction  `json:"exec,omitempty"`
+	HTTPGet   Raw          `json:"httpGet,omitempty"`
+	TCPSocket Raw          `json:"tcpSocket,omitempty"`
+	Sleep     *SleepAction `json:"sleep,omitempty"`
+}
+
+// ExecAction is v1 ExecAction: a command run in the container.
+type ExecAction struct {
+	Command []string `json:"command,omitempty"`
+}
+
+// SleepAction is v1 SleepAction: the kubelet waits that many seconds.
+type SleepAction struct {
+	Seconds int64 `json:"seconds"`
+}
+
+// DeepCopy returns a copy of l (nil stays nil).
+func (l *Lifecycle) DeepCopy() *Lifecycle {
+	if l == nil {
+		return nil
+	}
+	return &Lifecycle{PostStart: l.PostStart.DeepCopy(), PreStop: l.PreStop.DeepCopy()}
+}
+
+// DeepCopy returns a copy of h (nil stays nil). Raw parts are immutable and shared.
+func (h *LifecycleHandler) DeepCopy() *LifecycleHandler {
+	if h == nil {
+		return nil
+	}
+	out := *h
+	if h.Exec != nil {
+		out.Exec = &ExecAction{Command: copyStrings(h.Exec.Command)}
+	}
+	if h.Sleep != nil {
+		s := *h.Sleep
+		out.Sleep = &s
+	}
 	return &out
 }
 

@@ -81,6 +81,36 @@ func withProbe(initialDelay, period, success, failure int32) podOption {
 	}
 }
 
+// httpProbe is an httpGet probe of /healthz on port 8080 with the API's
+// defaults for the fields left zero.
+func httpProbe(initialDelay, period, failure int32) *api.Probe {
+	pr := &api.Probe{HTTPGet: api.Raw(`{"path":"/healthz","port":8080}`), InitialDelaySeconds: initialDelay,
+		PeriodSeconds: period, FailureThreshold: failure, SuccessThreshold: 1, TimeoutSeconds: 1}
+	if pr.PeriodSeconds == 0 {
+		pr.PeriodSeconds = 10
+	}
+	if pr.FailureThreshold == 0 {
+		pr.FailureThreshold = 3
+	}
+	return pr
+}
+
+func withLiveness(pr *api.Probe) podOption {
+	return func(p *api.Pod) { p.Spec.Containers[0].LivenessProbe = pr }
+}
+
+func withStartup(pr *api.Probe) podOption {
+	return func(p *api.Pod) { p.Spec.Containers[0].StartupProbe = pr }
+}
+
+func withReadiness(pr *api.Probe) podOption {
+	return func(p *api.Pod) { p.Spec.Containers[0].ReadinessProbe = pr }
+}
+
+func withPreStop(h api.LifecycleHandler) podOption {
+	return func(p *api.Pod) { p.Spec.Containers[0].Lifecycle = &api.Lifecycle{PreStop: &h} }
+}
+
 func withRestartPolicy(policy string) podOption {
 	return func(p *api.Pod) { p.Spec.RestartPolicy = policy }
 }

@@ -13,24 +13,42 @@ import (
 	"converge/core/store"
 )
 
-// Image is how a simulated image behaves (the scenario's cluster.images).
-// The zero value of a field means its default.
+// Image is how a simulated image behaves (the scenario's cluster.images,
+// documented in docs/scenarios.md). The zero value of a field means its
+// default.
 type Image struct {
 	// PullSeconds is how long a pull takes (default 2; a negative value means 0).
 	PullSeconds int32
 	// StartSeconds is the time from "Container created" to running (default 1; negative means 0).
 	StartSeconds int32
 	// ReadySeconds is how long the app needs after starting before it
-	// answers requests and passes its readiness probe (default 0).
+	// answers requests and passes any probe (default 0): until then it
+	// refuses connections.
 	ReadySeconds int32
 	// CrashAfterSeconds makes the container exit with code 1 that many
 	// seconds after every start (0: never).
 	CrashAfterSeconds int32
 	// PullFail makes every pull fail: ErrImagePull, then ImagePullBackOff.
 	PullFail bool
+	// PullFailures makes each node's first PullFailures pulls of the image
+	// fail (a registry that times out); the next one succeeds.
+	PullFailures int32
 	// NeverReady makes the readiness probe fail forever, and the app never
 	// answer a request.
 	NeverReady bool
+	// UnreadyAfterSeconds makes the readiness endpoint (and the app's
+	// answers to requests) fail from that long after each start (0: never).
+	UnreadyAfterSeconds int32
+	// ReadinessFlapSeconds makes the warm app's readiness endpoint pass for
+	// that long, then fail for that long, and so on (0: it does not flap).
+	ReadinessFlapSeconds int32
+	// LivenessFailAfterSeconds makes the app hang that long after each
+	// start: liveness and readiness probes and requests time out (0: never).
+	LivenessFailAfterSeconds int32
+	// ShutdownSeconds is how long the app takes to exit after SIGTERM (0: at once).
+	ShutdownSeconds int32
+	// ExitCode is the code the app exits with after SIGTERM (default 0).
+	ExitCode int32
 }
 
 const (
@@ -138,14 +156,18 @@ func (k *Controller) image(ref string) Image { return k.images[ref] }
 // imageInfo is what the runtime reports about an image, derived from its
 // reference once.
 type imageInfo struct {
-	ref, id, pullErr string
-	size             int64
+	ref, id, pullErr, transientErr string
+	// invalid is the kubelet's message for a reference it cannot parse
+	// (InvalidImageName); empty for a valid one.
+	invalid string
+	size    int64
 }
 
 func (k *Controller) info(image string) *imageInfo {
 	in := k.infos[image]
 	if in == nil {
-		in = &imageInfo{ref: normalizeImage(image), id: imageID(image), pullErr: pullError(image), size: imageSize(image)}
+		in = &imageInfo{ref: normalizeImage(image), id: imageID(image), pullErr: pullError(image),
+			transientErr: pullTimeoutError(image), invalid: invalidImageMessage(image), size: imageSize(image)}
 		if k.infos == nil {
 			k.infos = map[string]*imageInfo{}
 		}
@@ -219,18 +241,17 @@ func (k *Controller) CrashPod(namespace, name string) error {
 }
 
 // Serving reports whether the pod's app would answer a request at now: it is
-// bound to a node whose kubelet is up, every container has been running for
-// at least its image's readySeconds (and the image is not neverReady), none
-// crashed or waits in back-off, and the pod is not being deleted (SIGTERM
-// stops the app at once; preStop hooks are not simulated). It does not look
-// at the Ready condition: without a readiness probe a pod is Ready while its
-// app still warms up.
+// bound to a node whose kubelet is up and every container's app answers
+// (it is warm, not hung, and its readiness endpoint passes: see answers).
+// A container being stopped still serves while its preStop hook runs, and
+// stops at SIGTERM. It does not look at the Ready condition: without a
+// readiness probe a pod is Ready while its app still warms up.
 func (k *Controller) Serving(p *api.Pod, now time.Time) bool {
-	if p == nil || p.DeletionTimestamp != nil {
+	if p == nil {
 		return false
 	}
 	ps, _ := k.pods.Get(p.UID)
-	if ps == nil || ps.killed || ps.nodeName != p.Spec.NodeName || len(ps.ctrs) == 0 {
+	if ps == nil || ps.killed || ps.nodeName != p.Spec.NodeName || len(ps.ctrs) == 0 || p.DeletionTimestamp != nil && !ps.terminating {
 		return false
 	}
 	if n := k.node(ps); n == nil || n.down {
@@ -238,8 +259,10 @@ func (k *Controller) Serving(p *api.Pod, now time.Time) bool {
 	}
 	for i := range ps.ctrs {
 		c := &ps.ctrs[i]
-		im := k.image(c.image)
-		if c.ph != phRunning || c.crashReq || im.NeverReady || now.Sub(c.startedAt) < im.ready() {
+		switch {
+		case c.ph == phKilling && !now.Before(c.sigtermAt):
+			return false
+		case c.ph != phRunning && c.ph != phKilling, c.crashReq, !k.image(c.image).serves(now.Sub(c.startedAt)):
 			return false
 		}
 	}

@@ -2,7 +2,6 @@ package kubelet
 
 import (
 	"fmt"
-	"strconv"
 	"time"
 
 	"converge/core/api"
@@ -44,14 +43,18 @@ func (k *Controller) step(ctx *controller.Context, ps *podState, p *api.Pod, i i
 		k.ensureImage(ctx, ps, p, i, now, log)
 		return true, true
 	case phRunning:
-		switch {
-		case c.crashReq || (!c.crashAt.IsZero() && !now.Before(c.crashAt)):
+		if c.crashReq || (!c.crashAt.IsZero() && !now.Before(c.crashAt)) {
 			k.crash(ctx, ps, p, i, now, log)
 			return true, true
-		case !c.nextProbe.IsZero() && !now.Before(c.nextProbe):
-			return true, k.probe(ctx, ps, p, i, now, log)
+		}
+		if kind, at, ok := c.nextProbe(); ok && !now.Before(at) {
+			return true, k.probe(ctx, ps, p, i, kind, now, log)
 		}
 		return false, false
+	case phKilling:
+		if c.crashReq {
+			c.at, c.exitCode, c.sigkill, c.crashReq = now, 1, false, false
+		}
 	}
 	if c.at.IsZero() || now.Before(c.at) {
 		return false, false
@@ -63,8 +66,10 @@ func (k *Controller) step(ctx *controller.Context, ps *podState, p *api.Pod, i i
 		k.event(ctx, p, api.EventTypeNormal, ReasonBackOff, msgPullBackOff(c.image))
 		k.event(ctx, p, api.EventTypeWarning, ReasonFailed, "Error: "+WaitingImagePullBackOff)
 		c.ph, c.at = phPullBackOff, c.retryAt
-	case phPullBackOff, phNeverPull:
+	case phPullBackOff, phNeverPull, phInvalidImage:
 		k.ensureImage(ctx, ps, p, i, now, log)
+	case phKilling:
+		k.killDone(ctx, ps, p, i, now, log)
 	case phCreating:
 		k.started(ctx, ps, p, i, now, log)
 	case phExited:
@@ -105,6 +110,12 @@ func (k *Controller) ensureImage(ctx *controller.Context, ps *podState, p *api.P
 	c := &ps.ctrs[i]
 	n := k.node(ps)
 	im := k.image(c.image)
+	if msg := k.info(c.image).invalid; msg != "" {
+		k.event(ctx, p, api.EventTypeWarning, ReasonInspectFailed, msg)
+		k.event(ctx, p, api.EventTypeWarning, ReasonFailed, "Error: "+WaitingInvalidImageName)
+		c.ph, c.at = phInvalidImage, now.Add(sandboxRetry)
+		return
+	}
 	policy := p.Spec.Containers[i].ImagePullPolicy
 	present := n.hasImage(c.image, now)
 	switch {
@@ -120,10 +131,17 @@ func (k *Controller) ensureImage(ctx *controller.Context, ps *podState, p *api.P
 	}
 	k.event(ctx, p, api.EventTypeNormal, ReasonPulling, msgPulling(c.image))
 	log.act("pull " + c.image + " for " + p.Name)
-	c.ph, c.pullStart = phPulling, now
+	c.ph, c.pullStart, c.pullWillFail = phPulling, now, false
 	d := im.pull()
+	if im.PullFailures > 0 && !im.PullFail {
+		if n.tries == nil {
+			n.tries = map[string]int32{}
+		}
+		n.tries[c.image]++
+		c.pullWillFail = n.tries[c.image] <= im.PullFailures
+	}
 	switch {
-	case im.PullFail:
+	case im.PullFail || c.pullWillFail:
 		c.at = now.Add(d)
 	case present:
 		c.at = now.Add(min(d, time.Second)) // pull policy Always: the layers are there already
@@ -141,8 +159,12 @@ func (k *Controller) ensureImage(ctx *controller.Context, ps *podState, p *api.P
 // the back-off starts.
 func (k *Controller) pullDone(ctx *controller.Context, ps *podState, p *api.Pod, i int, now time.Time, log *nodeLog) {
 	c := &ps.ctrs[i]
-	if k.image(c.image).PullFail {
-		k.event(ctx, p, api.EventTypeWarning, ReasonFailed, msgPullFailed(c.image, k.info(c.image).pullErr))
+	if im := k.image(c.image); im.PullFail || c.pullWillFail {
+		c.pullErr = k.info(c.image).pullErr
+		if c.pullWillFail {
+			c.pullErr = k.info(c.image).transientErr
+		}
+		k.event(ctx, p, api.EventTypeWarning, ReasonFailed, msgPullFailed(c.image, c.pullErr))
 		k.event(ctx, p, api.EventTypeWarning, ReasonFailed, "Error: "+WaitingErrImagePull)
 		c.pullBO.next(now, now)
 		c.pullFailed = true
@@ -184,81 +206,39 @@ func (k *Controller) started(ctx *controller.Context, ps *podState, p *api.Pod, 
 	if im.CrashAfterSeconds > 0 {
 		c.crashAt = now.Add(time.Duration(im.CrashAfterSeconds) * time.Second)
 	}
-	c.succ, c.fail = 0, 0
-	if pr := p.Spec.Containers[i].ReadinessProbe; pr != nil {
-		c.ready = false
-		c.nextProbe = now.Add(time.Duration(max(pr.InitialDelaySeconds, 0)) * time.Second)
-	} else {
-		c.ready = true
-		c.nextProbe = time.Time{}
-	}
+	c.initProbes(&p.Spec.Containers[i], now)
 	c.at = c.runningDue()
 }
 
-// runningDue is the next step of a running container: its probe or its crash.
-func (c *ctr) runningDue() time.Time {
-	switch {
-	case c.nextProbe.IsZero():
-		return c.crashAt
-	case c.crashAt.IsZero() || c.nextProbe.Before(c.crashAt):
-		return c.nextProbe
-	}
-	return c.crashAt
-}
-
-// probe runs one readiness probe. It passes once the app has run for the
-// image's readySeconds, unless the image is neverReady. It reports whether
-// the container's readiness changed.
-func (k *Controller) probe(ctx *controller.Context, ps *podState, p *api.Pod, i int, now time.Time, log *nodeLog) bool {
-	c := &ps.ctrs[i]
-	spec := &p.Spec.Containers[i]
-	pr := spec.ReadinessProbe
-	if pr == nil {
-		c.nextProbe, c.at = time.Time{}, c.crashAt
-		return false
-	}
-	im := k.image(c.image)
-	warm := now.Sub(c.startedAt) >= im.ready()
-	was := c.ready
-	if warm && !im.NeverReady {
-		c.succ, c.fail = c.succ+1, 0
-		if !c.ready && c.succ >= max(pr.SuccessThreshold, 1) {
-			c.ready = true
-			log.act("container " + c.name + " in pod " + p.Name + " is ready")
-		}
-		if c.ready {
-			// A warm app of a healthy image passes every probe from now on,
-			// until the container exits: no need to run them.
-			c.nextProbe, c.at = time.Time{}, c.crashAt
-			return !was
-		}
-	} else {
-		c.succ, c.fail = 0, c.fail+1
-		k.event(ctx, p, api.EventTypeWarning, ReasonUnhealthy, "Readiness probe failed: "+probeOutput(pr, spec, ps.ip, warm))
-		if c.ready && c.fail >= max(pr.FailureThreshold, 1) {
-			c.ready = false
-			log.act("container " + c.name + " in pod " + p.Name + " is not ready")
-		}
-	}
-	period := time.Duration(max(pr.PeriodSeconds, 1)) * time.Second
-	c.nextProbe = c.nextProbe.Add(period)
-	if !c.nextProbe.After(now) {
-		c.nextProbe = now.Add(period)
-	}
-	c.at = c.runningDue()
-	return was != c.ready
-}
-
-// crash ends the container's run with exit code 1 and decides on the
-// restart as kuberuntime's doBackOff does: at once when the back-off entry
-// does not exist or expired, else after the back-off counted from the exit.
+// crash ends the container's run with exit code 1 (the app exited by
+// itself, or the crash fault).
 func (k *Controller) crash(ctx *controller.Context, ps *podState, p *api.Pod, i int, now time.Time, log *nodeLog) {
 	c := &ps.ctrs[i]
-	c.prev, c.cur = c.cur, term{valid: true, exitCode: 1, reason: TerminatedError, startedAt: c.startedAt, finished: now,
-		id: c.id}
-	c.ready, c.crashReq, c.crashAt, c.nextProbe = false, false, time.Time{}, time.Time{}
 	log.act("container " + c.name + " in pod " + p.Name + " exited with code 1")
-	if p.Spec.RestartPolicy == api.RestartPolicyNever {
+	k.exited(ctx, ps, p, i, 1, p.Spec.RestartPolicy != api.RestartPolicyNever, now, log)
+}
+
+// finish records the end of the container's current run.
+func (c *ctr) finish(code int32, now time.Time) {
+	reason := TerminatedCompleted
+	if code != 0 {
+		reason = TerminatedError
+	}
+	c.prev, c.cur = c.cur, term{valid: true, exitCode: code, reason: reason, startedAt: c.startedAt, finished: now, id: c.id}
+	c.ready, c.started, c.crashReq, c.crashAt = false, false, false, time.Time{}
+	for kind := range c.probes {
+		c.probes[kind] = prober{}
+	}
+}
+
+// exited ends the container's run with the exit code and, when it is to
+// restart, decides when as kuberuntime's doBackOff does: at once when the
+// back-off entry does not exist or expired, else after the back-off counted
+// from the exit.
+func (k *Controller) exited(ctx *controller.Context, ps *podState, p *api.Pod, i int, code int32, restart bool, now time.Time, log *nodeLog) {
+	c := &ps.ctrs[i]
+	c.finish(code, now)
+	if !restart {
 		c.ph, c.at = phStopped, time.Time{}
 		return
 	}
@@ -269,42 +249,4 @@ func (k *Controller) crash(ctx *controller.Context, ps *podState, p *api.Pod, i 
 	}
 	c.crashBO.next(now, now)
 	k.ensureImage(ctx, ps, p, i, now, log)
-}
-
-// probeOutput is what a failing probe reports: the app refuses connections
-// until it is warm; a warm neverReady app answers HTTP 503.
-func probeOutput(pr *api.Probe, c *api.Container, ip string, warm bool) string {
-	switch {
-	case len(pr.HTTPGet) > 0:
-		h := parseHTTPGet(pr.HTTPGet)
-		port := resolvePort(h.Port, c)
-		if warm {
-			return "HTTP probe failed with statuscode: 503"
-		}
-		host := ip
-		if h.Host != "" {
-			host = h.Host
-		}
-		return fmt.Sprintf("Get %q: dial tcp %s:%s: connect: connection refused", h.scheme()+"://"+host+":"+port+h.path(), host, port)
-	case len(pr.TCPSocket) > 0:
-		h := parseHTTPGet(pr.TCPSocket)
-		return fmt.Sprintf("dial tcp %s:%s: connect: connection refused", ip, resolvePort(h.Port, c))
-	case len(pr.GRPC) > 0:
-		h := parseHTTPGet(pr.GRPC)
-		return fmt.Sprintf("timeout: failed to connect service %q within %ds", ip+":"+resolvePort(h.Port, c), max(pr.TimeoutSeconds, 1))
-	}
-	return ""
-}
-
-// resolvePort turns a probe port (a number or a container port name) into digits.
-func resolvePort(v api.IntOrString, c *api.Container) string {
-	if !v.IsString {
-		return strconv.Itoa(int(v.IntVal))
-	}
-	for _, p := range c.Ports {
-		if p.Name == v.StrVal {
-			return strconv.Itoa(int(p.ContainerPort))
-		}
-	}
-	return v.StrVal
 }

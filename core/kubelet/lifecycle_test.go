@@ -17,7 +17,10 @@ type want struct {
 	Ready    bool
 	Phase    string
 	Restarts int32
-	Events   []string // the events of that Sync; nil: not checked
+	// NotStarted checks containerStatuses[0].started is false (a running
+	// container whose startup probe has not passed).
+	NotStarted bool
+	Events     []string // the events of that Sync; nil: not checked
 }
 
 func TestPodLifecycleTimeline(t *testing.T) {
@@ -168,25 +171,35 @@ func TestPodLifecycleTimeline(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			h := newHarness(t, tc.images)
-			p := h.add(newPod("web-x", "node-1", tc.image, tc.opts...))
-			h.sync()
-			for _, w := range tc.want {
-				h.runTo(w.At)
-				got := h.pod("web-x")
-				assert.Equal(t, w.State, state(got), "state at %ds", w.At)
-				assert.Equal(t, w.Ready, ready(got), "Ready at %ds", w.At)
-				assert.Equal(t, w.Phase, got.Status.Phase, "phase at %ds", w.At)
-				assert.Equal(t, w.Restarts, restarts(got), "restarts at %ds", w.At)
-				if w.Events != nil {
-					exp := make([]string, len(w.Events))
-					for i, e := range w.Events {
-						exp[i] = replaceUID(e, p.UID)
-					}
-					assert.Equal(t, exp, h.reasons(), "events at %ds", w.At)
-				}
-			}
+			checkTimeline(t, tc.images, tc.image, tc.opts, tc.want)
 		})
+	}
+}
+
+// checkTimeline runs a pod web-x of the image on node-1 and checks it
+// after the Sync of each want's second.
+func checkTimeline(t *testing.T, images map[string]Image, image string, opts []podOption, wants []want) {
+	t.Helper()
+	h := newHarness(t, images)
+	p := h.add(newPod("web-x", "node-1", image, opts...))
+	h.sync()
+	for _, w := range wants {
+		h.runTo(w.At)
+		got := h.pod("web-x")
+		assert.Equal(t, w.State, state(got), "state at %ds", w.At)
+		assert.Equal(t, w.Ready, ready(got), "Ready at %ds", w.At)
+		assert.Equal(t, w.Phase, got.Status.Phase, "phase at %ds", w.At)
+		assert.Equal(t, w.Restarts, restarts(got), "restarts at %ds", w.At)
+		if w.NotStarted {
+			assert.False(t, *got.Status.ContainerStatuses[0].Started, "started at %ds", w.At)
+		}
+		if w.Events != nil {
+			exp := make([]string, len(w.Events))
+			for i, e := range w.Events {
+				exp[i] = replaceUID(e, p.UID)
+			}
+			assert.Equal(t, exp, h.reasons(), "events at %ds", w.At)
+		}
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"converge/core/imageref"
 )
 
 // Component is the kubelets' name, the one their events and sync records
@@ -16,21 +18,23 @@ const Component = "kubelet"
 
 // Event reasons, as pkg/kubelet/events names them.
 const (
-	ReasonPulling          = "Pulling"
-	ReasonPulled           = "Pulled"
-	ReasonFailed           = "Failed"
-	ReasonBackOff          = "BackOff"
-	ReasonCreated          = "Created"
-	ReasonStarted          = "Started"
-	ReasonKilling          = "Killing"
-	ReasonUnhealthy        = "Unhealthy"
-	ReasonNeverPull        = "ErrImageNeverPull"
-	ReasonNodeReady        = "NodeReady"
-	ReasonSandboxFailed    = "FailedCreatePodSandBox"
-	ReasonKubeletReady     = "KubeletReady"
-	messageKubeletReady    = "kubelet is posting ready status"
-	reasonContainersNotRdy = "ContainersNotReady"
-	reasonPodCompleted     = "PodCompleted"
+	ReasonPulling           = "Pulling"
+	ReasonPulled            = "Pulled"
+	ReasonFailed            = "Failed"
+	ReasonBackOff           = "BackOff"
+	ReasonCreated           = "Created"
+	ReasonStarted           = "Started"
+	ReasonKilling           = "Killing"
+	ReasonUnhealthy         = "Unhealthy"
+	ReasonInspectFailed     = "InspectFailed"
+	ReasonFailedPreStopHook = "FailedPreStopHook"
+	ReasonNeverPull         = "ErrImageNeverPull"
+	ReasonNodeReady         = "NodeReady"
+	ReasonSandboxFailed     = "FailedCreatePodSandBox"
+	ReasonKubeletReady      = "KubeletReady"
+	messageKubeletReady     = "kubelet is posting ready status"
+	reasonContainersNotRdy  = "ContainersNotReady"
+	reasonPodCompleted      = "PodCompleted"
 )
 
 // Container waiting and terminated reasons.
@@ -40,6 +44,7 @@ const (
 	WaitingImagePullBackOff  = "ImagePullBackOff"
 	WaitingErrImageNeverPull = "ErrImageNeverPull"
 	WaitingCrashLoopBackOff  = "CrashLoopBackOff"
+	WaitingInvalidImageName  = "InvalidImageName"
 	TerminatedError          = "Error"
 	TerminatedCompleted      = "Completed"
 )
@@ -77,6 +82,52 @@ func pullError(image string) string {
 	return fmt.Sprintf("failed to pull and unpack image %q: failed to resolve reference %q: %s: not found", ref, ref, ref)
 }
 
+// pullTimeoutError is what containerd answers when the registry does not
+// (one of an image's pullFailures): the manifest request times out.
+func pullTimeoutError(image string) string {
+	r, err := imageref.ParseNormalizedNamed(image)
+	if err != nil {
+		return ""
+	}
+	r = r.TagNameOnly()
+	ref, host, object := r.String(), r.Domain, r.Tag
+	if host == "docker.io" {
+		host = "registry-1.docker.io"
+	}
+	if r.Digest != "" {
+		object = r.Digest
+	}
+	return fmt.Sprintf("failed to pull and unpack image %q: failed to resolve reference %q: failed to do request: Head %q: dial tcp: lookup %s: i/o timeout",
+		ref, ref, "https://"+host+"/v2/"+r.Path+"/manifests/"+object, hostOnly(host))
+}
+
+// hostOnly drops the port of a registry host.
+func hostOnly(host string) string {
+	if strings.HasPrefix(host, "[") {
+		if i := strings.IndexByte(host, ']'); i > 0 {
+			return host[:i+1]
+		}
+	}
+	if i := strings.LastIndexByte(host, ':'); i > 0 {
+		return host[:i]
+	}
+	return host
+}
+
+// invalidImageMessage is the image manager's message for an image reference
+// it cannot parse (EnsureImageExists: the InspectFailed event and the
+// InvalidImageName waiting message), or "" for a valid one.
+func invalidImageMessage(image string) string {
+	if _, err := imageref.ApplyDefaultTag(image); err != nil {
+		return fmt.Sprintf("Failed to apply default image tag %q: %v", image, err)
+	}
+	return ""
+}
+
+// msgPreStopHookFailed is the FailedPreStopHook event's message: the kubelet
+// leaves the hook's error out of it, lest secrets leak.
+const msgPreStopHookFailed = "PreStopHook failed"
+
 const (
 	msgCreated = "Container created"
 	msgStarted = "Container started"
@@ -110,40 +161,19 @@ func msgUnready(names []string) string {
 
 // normalizeImage returns the fully qualified reference containerd reports:
 // nginx:1.25 is docker.io/library/nginx:1.25, an untagged image gets :latest.
-func normalizeImage(image string) string {
-	name := image
-	slash := strings.IndexByte(name, '/')
-	switch {
-	case slash < 0:
-		name = "docker.io/library/" + name
-	default:
-		host := name[:slash]
-		if !strings.ContainsAny(host, ".:") && host != "localhost" {
-			name = "docker.io/" + name
-		}
-	}
-	if strings.Contains(name, "@") {
-		return name
-	}
-	last := name[strings.LastIndexByte(name, '/')+1:]
-	if !strings.Contains(last, ":") {
-		name += ":latest"
-	}
-	return name
-}
+func normalizeImage(image string) string { return imageref.Normalize(image) }
 
 // imageID is the deterministic digest reference of an image:
 // docker.io/library/nginx@sha256:...
 func imageID(image string) string {
-	ref := normalizeImage(image)
-	repo := ref
-	if i := strings.IndexByte(ref, '@'); i >= 0 {
-		return ref
+	r, err := imageref.ParseNormalizedNamed(image)
+	if err != nil {
+		return image + "@sha256:" + hex64("image/"+image) // never shown: the container does not start
 	}
-	if i := strings.LastIndexByte(ref, ':'); i > strings.LastIndexByte(ref, '/') {
-		repo = ref[:i]
+	if r.Digest != "" {
+		return r.Name() + "@" + r.Digest
 	}
-	return repo + "@sha256:" + hex64("image/"+ref)
+	return r.Name() + "@sha256:" + hex64("image/"+r.TagNameOnly().String())
 }
 
 // imageSize is a deterministic size between 5 MB and 200 MB.

@@ -10,6 +10,7 @@ import (
 
 func TestNormalizeImage(t *testing.T) {
 	t.Parallel()
+	const digest = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 	tests := []struct{ in, want, id string }{
 		{in: "nginx:1.25", want: "docker.io/library/nginx:1.25", id: "docker.io/library/nginx@sha256:"},
 		{in: "nginx", want: "docker.io/library/nginx:latest", id: "docker.io/library/nginx@sha256:"},
@@ -17,7 +18,8 @@ func TestNormalizeImage(t *testing.T) {
 		{in: "ghcr.io/org/app:v1", want: "ghcr.io/org/app:v1", id: "ghcr.io/org/app@sha256:"},
 		{in: "localhost:5000/app", want: "localhost:5000/app:latest", id: "localhost:5000/app@sha256:"},
 		{in: "localhost/app:1", want: "localhost/app:1", id: "localhost/app@sha256:"},
-		{in: "nginx@sha256:abc", want: "docker.io/library/nginx@sha256:abc", id: "docker.io/library/nginx@sha256:abc"},
+		{in: "nginx@sha256:" + digest, want: "docker.io/library/nginx@sha256:" + digest, id: "docker.io/library/nginx@sha256:" + digest},
+		{in: "nginx:1.25@sha256:" + digest, want: "docker.io/library/nginx:1.25@sha256:" + digest, id: "docker.io/library/nginx@sha256:" + digest},
 	}
 	for _, tc := range tests {
 		t.Run(tc.in, func(t *testing.T) {
@@ -95,30 +97,43 @@ func TestQOSClass(t *testing.T) {
 	}
 }
 
+// TestProbeOutput pins the prober's failure texts: pkg/probe/http/http.go
+// (a refused or timed-out request is the Go client's error, a bad status is
+// "HTTP probe failed with statuscode: %d"), pkg/probe/tcp/tcp.go (the dial
+// error), pkg/probe/grpc/grpc.go and pkg/probe/exec (ExecProbeTimeout's
+// "command %q timed out").
 func TestProbeOutput(t *testing.T) {
 	t.Parallel()
 	c := &api.Container{Ports: []api.ContainerPort{{Name: "http", ContainerPort: 8080}}}
 	tests := []struct {
 		name  string
 		probe api.Probe
-		warm  bool
+		ans   answer
 		want  string
 	}{
-		{name: "httpGet on a named port", probe: api.Probe{HTTPGet: api.Raw(`{"path":"ready","port":"http"}`)},
+		{name: "httpGet on a named port", probe: api.Probe{HTTPGet: api.Raw(`{"path":"ready","port":"http"}`)}, ans: answerRefused,
 			want: `Get "http://10.244.1.2:8080/ready": dial tcp 10.244.1.2:8080: connect: connection refused`},
-		{name: "httpGet https with a host", probe: api.Probe{HTTPGet: api.Raw(`{"port":443,"host":"example.test","scheme":"HTTPS"}`)},
+		{name: "httpGet https with a host", probe: api.Probe{HTTPGet: api.Raw(`{"port":443,"host":"example.test","scheme":"HTTPS"}`)}, ans: answerRefused,
 			want: `Get "https://example.test:443/": dial tcp example.test:443: connect: connection refused`},
-		{name: "httpGet, warm but broken", probe: api.Probe{HTTPGet: api.Raw(`{"port":80}`)}, warm: true, want: "HTTP probe failed with statuscode: 503"},
-		{name: "tcpSocket", probe: api.Probe{TCPSocket: api.Raw(`{"port":5432}`)}, want: "dial tcp 10.244.1.2:5432: connect: connection refused"},
-		{name: "unknown named port", probe: api.Probe{TCPSocket: api.Raw(`{"port":"db"}`)}, want: "dial tcp 10.244.1.2:db: connect: connection refused"},
-		{name: "grpc", probe: api.Probe{GRPC: api.Raw(`{"port":9090}`), TimeoutSeconds: 2}, want: `timeout: failed to connect service "10.244.1.2:9090" within 2s`},
-		{name: "exec prints what the command printed: nothing", probe: api.Probe{Exec: api.Raw(`{"command":["false"]}`)}, want: ""},
-		{name: "malformed handler", probe: api.Probe{HTTPGet: api.Raw(`{"port":[1]}`)}, want: `Get "http://10.244.1.2:0/": dial tcp 10.244.1.2:0: connect: connection refused`},
+		{name: "httpGet, warm but unhealthy", probe: api.Probe{HTTPGet: api.Raw(`{"port":80}`)}, ans: answerUnhealthy, want: "HTTP probe failed with statuscode: 503"},
+		{name: "httpGet, hung", probe: api.Probe{HTTPGet: api.Raw(`{"path":"/healthz","port":8080}`)}, ans: answerHung,
+			want: `Get "http://10.244.1.2:8080/healthz": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`},
+		{name: "tcpSocket", probe: api.Probe{TCPSocket: api.Raw(`{"port":5432}`)}, ans: answerRefused, want: "dial tcp 10.244.1.2:5432: connect: connection refused"},
+		{name: "tcpSocket, unhealthy: refused", probe: api.Probe{TCPSocket: api.Raw(`{"port":5432}`)}, ans: answerUnhealthy, want: "dial tcp 10.244.1.2:5432: connect: connection refused"},
+		{name: "tcpSocket, hung", probe: api.Probe{TCPSocket: api.Raw(`{"port":5432}`)}, ans: answerHung, want: "dial tcp 10.244.1.2:5432: i/o timeout"},
+		{name: "unknown named port", probe: api.Probe{TCPSocket: api.Raw(`{"port":"db"}`)}, ans: answerRefused, want: "dial tcp 10.244.1.2:db: connect: connection refused"},
+		{name: "grpc", probe: api.Probe{GRPC: api.Raw(`{"port":9090}`), TimeoutSeconds: 2}, ans: answerRefused,
+			want: `timeout: failed to connect service "10.244.1.2:9090" within 2s: context deadline exceeded`},
+		{name: "grpc, unhealthy", probe: api.Probe{GRPC: api.Raw(`{"port":9090}`)}, ans: answerUnhealthy, want: `service unhealthy (responded with "NOT_SERVING")`},
+		{name: "grpc, hung", probe: api.Probe{GRPC: api.Raw(`{"port":9090}`), TimeoutSeconds: 5}, ans: answerHung, want: "timeout: health rpc did not complete within 5s"},
+		{name: "exec prints what the command printed: nothing", probe: api.Probe{Exec: api.Raw(`{"command":["false"]}`)}, ans: answerUnhealthy, want: ""},
+		{name: "exec, hung", probe: api.Probe{Exec: api.Raw(`{"command":["cat","/tmp/healthy"]}`)}, ans: answerHung, want: `command "cat /tmp/healthy" timed out`},
+		{name: "malformed handler", probe: api.Probe{HTTPGet: api.Raw(`{"port":[1]}`)}, ans: answerRefused, want: `Get "http://10.244.1.2:0/": dial tcp 10.244.1.2:0: connect: connection refused`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			assert.Equal(t, tc.want, probeOutput(&tc.probe, c, "10.244.1.2", tc.warm))
+			assert.Equal(t, tc.want, probeOutput(&tc.probe, c, "10.244.1.2", tc.ans))
 		})
 	}
 }

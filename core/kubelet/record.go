@@ -56,6 +56,16 @@ func (ps *podState) summary() (category, time.Time, int) {
 	if ps.killed {
 		return catTerminating, ps.removeAt, -1
 	}
+	if ps.terminating {
+		var at time.Time
+		ci := -1
+		for i := range ps.ctrs {
+			if c := &ps.ctrs[i]; c.ph == phKilling && (at.IsZero() || c.at.Before(at)) {
+				at, ci = c.at, i
+			}
+		}
+		return catTerminating, at, ci
+	}
 	if ps.noIP {
 		return catPending, ps.noIPAt, -1
 	}
@@ -90,10 +100,16 @@ func (ps *podState) summary() (category, time.Time, int) {
 			if c.ph != phStopped {
 				w = c.restartAt
 			}
+		case phInvalidImage:
+			worse(catInvalidImage)
+			w = c.at
+		case phKilling:
+			worse(catRunning)
+			w = c.at
 		case phRunning:
 			if !c.ready {
 				worse(catRunning)
-				w = c.nextProbe
+				_, w, _ = c.nextProbe()
 			}
 		}
 		if !w.IsZero() && (at.IsZero() || w.Before(at)) {
@@ -104,12 +120,12 @@ func (ps *podState) summary() (category, time.Time, int) {
 }
 
 // categoryOrder is the order of the categories in the Observed text.
-var categoryOrder = [...]category{catRunning, catStarting, catPulling, catPullBackOff, catCrashLoop, catTerminating, catPending}
+var categoryOrder = [...]category{catRunning, catStarting, catPulling, catPullBackOff, catInvalidImage, catCrashLoop, catTerminating, catPending}
 
 // categoryRank orders the categories for a pod with several containers: the
 // pod counts as its least advanced container, a crash-looping one first.
 var categoryRank = [numCategories]int{catPending: 4, catPulling: 5, catPullBackOff: 6, catStarting: 3, catRunning: 2,
-	catRunningReady: 1, catCrashLoop: 7, catTerminating: 8}
+	catRunningReady: 1, catInvalidImage: 7, catCrashLoop: 8, catTerminating: 9}
 
 // waitText says what the pod waits for: "pulling nginx:1.25 for web-x: 1s left".
 func (l *nodeLog) waitText(now time.Time) string {
@@ -118,6 +134,8 @@ func (l *nodeLog) waitText(now time.Time) string {
 	switch {
 	case ps.killed:
 		s = "removing " + ps.name + ": " + left + " left"
+	case ps.terminating:
+		s = "stopping pod " + ps.name + ": " + left + " left"
 	case ps.noIP:
 		s = "no pod IP free for " + ps.name + ": retry in " + left
 	default:
@@ -133,8 +151,13 @@ func (l *nodeLog) waitText(now time.Time) string {
 			s = "starting container " + c.name + " in pod " + ps.name + ": " + left + " left"
 		case phExited, phBackOff:
 			s = "back-off " + c.crashBO.d.String() + " for " + ps.name + ": " + left + " left"
+		case phInvalidImage:
+			s = "invalid image name " + strconv.Quote(c.image) + " for " + ps.name + ": retry in " + left
+		case phKilling:
+			s = "stopping container " + c.name + " in pod " + ps.name + ": " + left + " left"
 		default:
-			s = "readiness probe of " + ps.name + ": next in " + left
+			kind, _, _ := c.nextProbe()
+			s = strings.ToLower(probeNames[kind]) + " probe of " + ps.name + ": next in " + left
 		}
 	}
 	if l.waits > 1 {

@@ -1,6 +1,7 @@
 package kubelet
 
 import (
+	"maps"
 	"time"
 
 	"converge/core/persist"
@@ -11,17 +12,51 @@ import (
 type phase uint8
 
 const (
-	phNew         phase = iota // not started yet: the next step makes sure the image is there
-	phPulling                  // image pull in progress until at
-	phPullFailed               // the pull failed (ErrImagePull); the back-off shows from at
-	phPullBackOff              // ImagePullBackOff until the retry at at
-	phNeverPull                // image absent with imagePullPolicy Never; retried at at
-	phCreating                 // "Container created"; running at at
-	phRunning                  // running; at is the next probe or the crash
-	phExited                   // exited (Error); CrashLoopBackOff shows from at
-	phBackOff                  // CrashLoopBackOff until the restart at at
-	phStopped                  // exited for good (restartPolicy Never), or stopped by pod termination
+	phNew          phase = iota // not started yet: the next step makes sure the image is there
+	phPulling                   // image pull in progress until at
+	phPullFailed                // the pull failed (ErrImagePull); the back-off shows from at
+	phPullBackOff               // ImagePullBackOff until the retry at at
+	phNeverPull                 // image absent with imagePullPolicy Never; retried at at
+	phCreating                  // "Container created"; running at at
+	phRunning                   // running; at is the next probe or the crash
+	phKilling                   // running, being stopped (preStop, SIGTERM, SIGKILL); it exits at at
+	phExited                    // exited (Error); CrashLoopBackOff shows from at
+	phBackOff                   // CrashLoopBackOff until the restart at at
+	phStopped                   // exited for good (restartPolicy Never), or stopped by pod termination
+	phInvalidImage              // the image reference does not parse (InvalidImageName); retried at at
 )
+
+// killReason is why a container is being stopped (kuberuntime's
+// containerKillReason).
+type killReason uint8
+
+const (
+	killDelete   killReason = iota // the pod is being deleted
+	killLiveness                   // it failed its liveness probe
+	killStartup                    // it failed its startup probe
+)
+
+// result is a probe result as the prober's results manager holds it.
+type result int8
+
+const (
+	resultUnknown result = iota
+	resultSuccess
+	resultFailure
+)
+
+// prober is one probe worker's state (pkg/kubelet/prober/worker.go): when it
+// runs next, the run of equal results it has seen, the result it set, and
+// whether it is on hold until the container restarts.
+type prober struct {
+	next   time.Time // zero: not scheduled
+	base   time.Time // startedAt + initialDelaySeconds: the probes run at base + k*period
+	period time.Duration
+	last   result // lastResult
+	run    int32  // resultRun
+	result result
+	hold   bool
+}
 
 // backoff is client-go's flowcontrol.Backoff for one key, as the kubelet
 // configures it (initial 10s, max 300s, no jitter).
@@ -77,10 +112,12 @@ type ctr struct {
 	ph    phase
 	at    time.Time // when the current phase's next step is due; zero: nothing due
 
-	pullStart  time.Time
-	pullFailed bool // a pull of this container failed before (the waiting reason stays ImagePullBackOff while retrying)
-	pullBO     backoff
-	retryAt    time.Time
+	pullStart    time.Time
+	pullFailed   bool   // a pull of this container failed before (the waiting reason stays ImagePullBackOff while retrying)
+	pullWillFail bool   // the pull in progress is one of the image's pullFailures
+	pullErr      string // the error of the last failed pull
+	pullBO       backoff
+	retryAt      time.Time
 
 	runs      int32  // how many times it was started
 	id        string // the container id of the current (or last) run
@@ -91,10 +128,17 @@ type ctr struct {
 	restartAt time.Time
 	crashBO   backoff
 
-	ready     bool
-	nextProbe time.Time
-	succ      int32
-	fail      int32
+	ready   bool              // the readiness the kubelet reports
+	started bool              // the startup probe passed (or there is none)
+	probes  [numProbes]prober // startup, liveness, readiness; unused when the spec has none
+
+	// A container being stopped (phKilling): why, when SIGTERM comes (after
+	// the preStop hook), and how it exits.
+	kill      killReason
+	killAt    time.Time
+	sigtermAt time.Time
+	exitCode  int32
+	sigkill   bool // the exit is a SIGKILL at the end of the grace period
 }
 
 // category summarises a pod for the sync record.
@@ -109,10 +153,12 @@ const (
 	catRunningReady
 	catCrashLoop
 	catTerminating
+	catInvalidImage
 	numCategories
 )
 
-var categoryWords = [numCategories]string{"pending", "pulling", "image pull back-off", "starting", "running", "running", "crash-looping", "terminating"}
+var categoryWords = [numCategories]string{"pending", "pulling", "image pull back-off", "starting", "running", "running", "crash-looping",
+	"terminating", "invalid image name"}
 
 // podState is the kubelet's runtime state of one pod. A clone of the
 // Controller shares it until one of the two writes it: whoever does
@@ -128,13 +174,18 @@ type podState struct {
 	startTime            time.Time
 	ctrs                 []ctr
 
-	rv       string    // resourceVersion last seen or written
-	due      time.Time // earliest step due; zero: none
-	force    bool      // process at the next Sync (the crash fault)
-	killed   bool      // termination done; removed at removeAt
-	removeAt time.Time
-	noIP     bool      // sandbox creation failed for want of an IP; FailedCreatePodSandBox sent
-	noIPAt   time.Time // when the sandbox is tried again
+	rv    string    // resourceVersion last seen or written
+	due   time.Time // earliest step due; zero: none
+	force bool      // process at the next Sync (the crash fault)
+	// terminating: the pod is being deleted and its containers are being
+	// stopped; killed: they all stopped, the pod is removed at removeAt.
+	terminating bool
+	grace       int64     // the grace period the containers are being stopped with
+	termStart   time.Time // when the kubelet began to stop them
+	killed      bool
+	removeAt    time.Time
+	noIP        bool      // sandbox creation failed for want of an IP; FailedCreatePodSandBox sent
+	noIPAt      time.Time // when the sandbox is tried again
 
 	// The summary for the sync record, kept up to date by computeDue.
 	cat     category
@@ -149,6 +200,7 @@ type nodeState struct {
 	down    bool
 	present map[string]bool      // images on the node
 	pulls   map[string]time.Time // image -> end of the pull in progress
+	tries   map[string]int32     // image -> pulls started, for the image's pullFailures
 	used    [256]bool            // pod IPs in use (last octet)
 	next    int                  // last octet handed out last
 	hostIP  string
@@ -169,7 +221,7 @@ type nodeState struct {
 }
 
 func newNodeState(name string) *nodeState {
-	return &nodeState{name: name, ref: "node/" + name, present: map[string]bool{}, pulls: map[string]time.Time{}, next: 1}
+	return &nodeState{name: name, ref: "node/" + name, present: map[string]bool{}, pulls: map[string]time.Time{}, tries: map[string]int32{}, next: 1}
 }
 
 func (n *nodeState) clone() *nodeState {
@@ -183,6 +235,7 @@ func (n *nodeState) clone() *nodeState {
 	for k, v := range n.pulls {
 		x.pulls[k] = v
 	}
+	x.tries = maps.Clone(n.tries)
 	return &x
 }
 

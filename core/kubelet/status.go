@@ -97,13 +97,14 @@ func (k *Controller) podStatus(ps *podState, p *api.Pod, now time.Time) api.PodS
 // containerStatus is one container's status as the runtime reports it.
 func (k *Controller) containerStatus(ps *podState, p *api.Pod, i int) api.ContainerStatus {
 	c := &ps.ctrs[i]
-	cs := api.ContainerStatus{Name: c.name, Image: c.image, Ready: c.ready, RestartCount: max(c.runs-1, 0), Started: api.Bool(c.ph == phRunning)}
+	running := c.ph == phRunning || c.ph == phKilling
+	cs := api.ContainerStatus{Name: c.name, Image: c.image, Ready: c.ready, RestartCount: max(c.runs-1, 0), Started: api.Bool(running && c.started)}
 	if c.runs > 0 {
 		info := k.info(c.image)
 		cs.Image, cs.ImageID = info.ref, info.id
 	}
 	switch {
-	case c.ph == phRunning:
+	case running:
 		cs.State.Running = &api.ContainerStateRunning{StartedAt: api.NewTime(c.startedAt)}
 		cs.ContainerID = c.id
 		cs.LastTerminationState = terminated(c.cur)
@@ -121,12 +122,14 @@ func (k *Controller) containerStatus(ps *podState, p *api.Pod, i int) api.Contai
 		cs.State.Waiting = &api.ContainerStateWaiting{Reason: WaitingContainerCreating}
 		switch {
 		case c.ph == phPullFailed:
-			cs.State.Waiting = &api.ContainerStateWaiting{Reason: WaitingErrImagePull, Message: k.info(c.image).pullErr}
+			cs.State.Waiting = &api.ContainerStateWaiting{Reason: WaitingErrImagePull, Message: c.pullErr}
+		case c.ph == phInvalidImage:
+			cs.State.Waiting = &api.ContainerStateWaiting{Reason: WaitingInvalidImageName, Message: k.info(c.image).invalid}
 		case c.ph == phNeverPull:
 			cs.State.Waiting = &api.ContainerStateWaiting{Reason: WaitingErrImageNeverPull, Message: msgNeverPull(c.image)}
 		case c.pullFailed && (c.ph == phPullBackOff || c.ph == phPulling):
 			cs.State.Waiting = &api.ContainerStateWaiting{Reason: WaitingImagePullBackOff,
-				Message: msgPullBackOff(c.image) + ": " + WaitingErrImagePull + ": " + k.info(c.image).pullErr}
+				Message: msgPullBackOff(c.image) + ": " + WaitingErrImagePull + ": " + c.pullErr}
 		}
 	}
 	return cs
@@ -271,4 +274,13 @@ func (h httpGet) path() string {
 		return "/" + h.Path
 	}
 	return h.Path
+}
+
+// parseExec is the command of a raw exec handler.
+func parseExec(raw api.Raw) []string {
+	var e struct {
+		Command []string `json:"command"`
+	}
+	_ = json.Unmarshal(raw, &e) // a malformed handler just has no command
+	return e.Command
 }

@@ -202,34 +202,55 @@ func (k *Controller) sandbox(ctx *controller.Context, ns *nodeState, p *api.Pod,
 	return false
 }
 
-// terminate stops a pod that has a deletionTimestamp and removes it: the
-// first pass sends Killing for each running container and reports them
-// terminated (SIGTERM stops the app at once); the pod is removed with grace
-// 0 one second later, never later than its deletionTimestamp. A pod with
+// terminate stops a pod that has a deletionTimestamp and removes it. The
+// first pass kills each running container (Killing, the preStop hook,
+// SIGTERM, SIGKILL at the grace period's end: see kill); later passes end
+// the kills that are due. Once every container has stopped the pod gets its
+// terminal phase and is removed with grace 0 one second later. A pod with
 // nothing running is removed in the same pass.
 func (k *Controller) terminate(ctx *controller.Context, p *api.Pod, ps *podState, now time.Time, log *nodeLog) (*podState, *api.Pod) {
-	deadline := p.DeletionTimestamp.Time
 	if ps != nil && !ps.killed {
-		stoppedRunning := false
+		changed := false
+		switch {
+		case !ps.terminating:
+			changed = k.startTermination(ctx, ps, p, now, log)
+		case killGrace(p, nil, killDelete) < ps.grace:
+			ps.grace = killGrace(p, nil, killDelete)
+			for i := range ps.ctrs {
+				if c := &ps.ctrs[i]; c.ph == phKilling {
+					c.shortenKill(ps.grace, now)
+				}
+			}
+		}
+		killing := false
 		for i := range ps.ctrs {
 			c := &ps.ctrs[i]
-			if c.ph == phRunning {
-				ctx.EventOnHost(p, Component, p.Spec.NodeName, api.EventTypeNormal, ReasonKilling, msgKilling(c.name))
-				c.prev, c.cur = c.cur, term{valid: true, exitCode: 0, reason: TerminatedCompleted, startedAt: c.startedAt, finished: now, id: c.id}
-				stoppedRunning = true
+			if c.ph != phKilling {
+				continue
 			}
-			c.ph, c.at, c.ready, c.crashReq = phStopped, time.Time{}, false, false
+			if now.Before(c.at) {
+				killing = true
+				continue
+			}
+			k.killDone(ctx, ps, p, i, now, log)
+			changed = true
 		}
-		ps.killed, ps.force = true, false
-		ps.removeAt = now.Add(time.Second)
-		if !stoppedRunning || !deadline.After(now) {
+		ps.force = false
+		if !killing {
+			// The status manager deletes the pod once its terminal status is
+			// written: a second later. A pod whose deletionTimestamp had passed
+			// before its kubelet could stop it (the node was down) goes at once.
+			ps.killed = true
 			ps.removeAt = now
-		} else if deadline.Before(ps.removeAt) {
-			ps.removeAt = deadline
+			if changed && p.DeletionTimestamp.After(ps.termStart) {
+				ps.removeAt = now.Add(time.Second)
+			}
 		}
-		if stoppedRunning && ps.removeAt.After(now) {
-			log.act("stop pod " + p.Name)
-			p = k.writeStatus(ctx, ps, p, now)
+		if ps.removeAt.After(now) || !ps.killed {
+			if changed || ps.rv != p.ResourceVersion {
+				p = k.writeStatus(ctx, ps, p, now)
+			}
+			ps.rv = p.ResourceVersion
 			ps.computeDue()
 			return ps, p
 		}

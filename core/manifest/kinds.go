@@ -99,6 +99,7 @@ var ignoredFields = map[reflect.Type][]string{
 	},
 	reflect.TypeFor[api.Container]():     {"resizePolicy", "restartPolicy", "restartPolicyRules", "stdinOnce", "volumeDevices"},
 	reflect.TypeFor[api.ContainerPort](): {"hostIP"},
+	reflect.TypeFor[api.Lifecycle]():     {"stopSignal"},
 	reflect.TypeFor[api.ServiceSpec](): {
 		"allocateLoadBalancerNodePorts", "externalIPs", "externalName", "externalTrafficPolicy",
 		"healthCheckNodePort", "loadBalancerClass", "loadBalancerIP", "loadBalancerSourceRanges",

@@ -94,6 +94,12 @@ func (p *parser) capacity(q api.Quantity, path string) string {
 	return q.String()
 }
 
+// Limits of the image behaviour keys.
+const (
+	MaxPullFailures = 100
+	MaxExitCode     = 255
+)
+
 func (p *parser) image(name string, ri rawImage) (ImageSpec, bool) {
 	path := "cluster.images[" + name + "]"
 	disp := "cluster.images[" + strconv.Quote(name) + "]"
@@ -103,21 +109,30 @@ func (p *parser) image(name string, ri rawImage) (ImageSpec, bool) {
 	}
 	spec := DefaultImage()
 	ok := true
+	maxSeconds := int32(MaxDuration / time.Second)
 	for _, f := range []struct {
-		name string
-		v    *int32
-		dst  *int32
+		name  string
+		v     *int32
+		dst   *int32
+		limit int32
+		unit  string
 	}{
-		{"pullSeconds", ri.PullSeconds, &spec.PullSeconds},
-		{"startSeconds", ri.StartSeconds, &spec.StartSeconds},
-		{"readySeconds", ri.ReadySeconds, &spec.ReadySeconds},
-		{"crashAfterSeconds", ri.CrashAfterSeconds, &spec.CrashAfterSeconds},
+		{"pullSeconds", ri.PullSeconds, &spec.PullSeconds, maxSeconds, " seconds"},
+		{"startSeconds", ri.StartSeconds, &spec.StartSeconds, maxSeconds, " seconds"},
+		{"readySeconds", ri.ReadySeconds, &spec.ReadySeconds, maxSeconds, " seconds"},
+		{"crashAfterSeconds", ri.CrashAfterSeconds, &spec.CrashAfterSeconds, maxSeconds, " seconds"},
+		{"pullFailures", ri.PullFailures, &spec.PullFailures, MaxPullFailures, ""},
+		{"unreadyAfterSeconds", ri.UnreadyAfterSeconds, &spec.UnreadyAfterSeconds, maxSeconds, " seconds"},
+		{"readinessFlapSeconds", ri.ReadinessFlapSeconds, &spec.ReadinessFlapSeconds, maxSeconds, " seconds"},
+		{"livenessFailAfterSeconds", ri.LivenessFailAfterSeconds, &spec.LivenessFailAfterSeconds, maxSeconds, " seconds"},
+		{"shutdownSeconds", ri.ShutdownSeconds, &spec.ShutdownSeconds, maxSeconds, " seconds"},
+		{"exitCode", ri.ExitCode, &spec.ExitCode, MaxExitCode, ""},
 	} {
 		if f.v == nil {
 			continue
 		}
-		if *f.v < 0 || *f.v > int32(MaxDuration/time.Second) {
-			p.problem(p.pos.LookupValue(path+"."+f.name), "%s.%s: must be between 0 and 86400 seconds, not %d", disp, f.name, *f.v)
+		if *f.v < 0 || *f.v > f.limit {
+			p.problem(p.pos.LookupValue(path+"."+f.name), "%s.%s: must be between 0 and %d%s, not %d", disp, f.name, f.limit, f.unit, *f.v)
 			ok = false
 			continue
 		}
@@ -132,5 +147,33 @@ func (p *parser) image(name string, ri rawImage) (ImageSpec, bool) {
 		ok = false
 	}
 	spec.NeverReady = ri.NeverReady
-	return spec, ok
+	return spec, p.coherent(spec, path, disp) && ok
+}
+
+// coherent reports the image keys that contradict one another, at the
+// later key.
+func (p *parser) coherent(spec ImageSpec, path, disp string) bool {
+	ok := true
+	bad := func(key, format string, args ...any) {
+		p.problem(p.pos.LookupValue(path+"."+key), "%s.%s: "+format, append([]any{disp, key}, args...)...)
+		ok = false
+	}
+	if spec.PullFail && spec.PullFailures > 0 {
+		bad("pullFailures", "contradicts pull: fail, with which every pull fails")
+	}
+	for _, k := range []struct {
+		name string
+		v    int32
+	}{{"unreadyAfterSeconds", spec.UnreadyAfterSeconds}, {"readinessFlapSeconds", spec.ReadinessFlapSeconds}} {
+		if spec.NeverReady && k.v > 0 {
+			bad(k.name, "contradicts neverReady: true, with which the readiness probe never passes")
+		}
+	}
+	if v := spec.UnreadyAfterSeconds; v > 0 && v <= spec.ReadySeconds && !spec.NeverReady {
+		bad("unreadyAfterSeconds", "must be greater than readySeconds (%d): the app would fail its readiness probe before it is up (use neverReady: true)", spec.ReadySeconds)
+	}
+	if v := spec.LivenessFailAfterSeconds; v > 0 && v <= spec.ReadySeconds {
+		bad("livenessFailAfterSeconds", "must be greater than readySeconds (%d): the app would hang before it is up", spec.ReadySeconds)
+	}
+	return ok
 }

@@ -324,15 +324,24 @@ func clusterNode(c Cluster) *yaml.Node {
 			spec := mapNode("pullSeconds", intNode(strconv.Itoa(int(im.PullSeconds))),
 				"startSeconds", intNode(strconv.Itoa(int(im.StartSeconds))),
 				"readySeconds", intNode(strconv.Itoa(int(im.ReadySeconds))))
-			if im.CrashAfterSeconds > 0 {
-				spec.Content = append(spec.Content, strNode("crashAfterSeconds"), intNode(strconv.Itoa(int(im.CrashAfterSeconds))))
+			optional := func(key string, v int32) {
+				if v > 0 {
+					spec.Content = append(spec.Content, strNode(key), intNode(strconv.Itoa(int(v))))
+				}
 			}
+			optional("crashAfterSeconds", im.CrashAfterSeconds)
 			if im.PullFail {
 				spec.Content = append(spec.Content, strNode("pull"), strNode("fail"))
 			}
+			optional("pullFailures", im.PullFailures)
 			if im.NeverReady {
 				spec.Content = append(spec.Content, strNode("neverReady"), boolNode(true))
 			}
+			optional("unreadyAfterSeconds", im.UnreadyAfterSeconds)
+			optional("readinessFlapSeconds", im.ReadinessFlapSeconds)
+			optional("livenessFailAfterSeconds", im.LivenessFailAfterSeconds)
+			optional("shutdownSeconds", im.ShutdownSeconds)
+			optional("exitCode", im.ExitCode)
 			images.Content = append(images.Content, strNode(name), spec)
 		}
 		m.Content = append(m.Content, strNode("images"), images)

@@ -246,6 +246,8 @@ func TestMarshalAScenarioBuiltInCode(t *testing.T) {
 			Images: map[string]ImageSpec{
 				"z:1": {PullSeconds: 1, StartSeconds: 1},
 				"a:1": {PullSeconds: 3, StartSeconds: 2, ReadySeconds: 4, CrashAfterSeconds: 5, PullFail: true, NeverReady: true},
+				"m:1": {PullSeconds: 2, StartSeconds: 1, ReadySeconds: 5, PullFailures: 2, UnreadyAfterSeconds: 60, ReadinessFlapSeconds: 10,
+					LivenessFailAfterSeconds: 90, ShutdownSeconds: 20, ExitCode: 143},
 			},
 		},
 		Objects: docs,
@@ -274,6 +276,16 @@ cluster:
       crashAfterSeconds: 5
       pull: fail
       neverReady: true
+    m:1:
+      pullSeconds: 2
+      startSeconds: 1
+      readySeconds: 5
+      pullFailures: 2
+      unreadyAfterSeconds: 60
+      readinessFlapSeconds: 10
+      livenessFailAfterSeconds: 90
+      shutdownSeconds: 20
+      exitCode: 143
     z:1:
       pullSeconds: 1
       startSeconds: 1

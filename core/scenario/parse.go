@@ -68,12 +68,18 @@ type rawTimings struct {
 }
 
 type rawImage struct {
-	PullSeconds       *int32 `json:"pullSeconds"`
-	StartSeconds      *int32 `json:"startSeconds"`
-	ReadySeconds      *int32 `json:"readySeconds"`
-	CrashAfterSeconds *int32 `json:"crashAfterSeconds"`
-	Pull              string `json:"pull"`
-	NeverReady        bool   `json:"neverReady"`
+	PullSeconds              *int32 `json:"pullSeconds"`
+	StartSeconds             *int32 `json:"startSeconds"`
+	ReadySeconds             *int32 `json:"readySeconds"`
+	CrashAfterSeconds        *int32 `json:"crashAfterSeconds"`
+	Pull                     string `json:"pull"`
+	PullFailures             *int32 `json:"pullFailures"`
+	NeverReady               bool   `json:"neverReady"`
+	UnreadyAfterSeconds      *int32 `json:"unreadyAfterSeconds"`
+	ReadinessFlapSeconds     *int32 `json:"readinessFlapSeconds"`
+	LivenessFailAfterSeconds *int32 `json:"livenessFailAfterSeconds"`
+	ShutdownSeconds          *int32 `json:"shutdownSeconds"`
+	ExitCode                 *int32 `json:"exitCode"`
 }
 
 type rawStep struct {

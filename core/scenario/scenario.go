@@ -84,14 +84,21 @@ type Timings struct {
 	PodEvictionTimeout time.Duration
 }
 
-// ImageSpec is how a simulated image behaves.
+// ImageSpec is how a simulated image behaves (docs/scenarios.md, "Image
+// behaviour").
 type ImageSpec struct {
-	PullSeconds       int32 // image pull time; default 2
-	StartSeconds      int32 // container start until Running; default 1
-	ReadySeconds      int32 // Running until the readiness probe first passes; default 0
-	CrashAfterSeconds int32 // the container exits this long after each start; 0: never
-	PullFail          bool  // ErrImagePull, then ImagePullBackOff, forever
-	NeverReady        bool  // the readiness probe never passes
+	PullSeconds              int32 // image pull time; default 2
+	StartSeconds             int32 // container start until Running; default 1
+	ReadySeconds             int32 // Running until the app answers any probe or request; default 0
+	CrashAfterSeconds        int32 // the container exits this long after each start; 0: never
+	PullFail                 bool  // ErrImagePull, then ImagePullBackOff, forever
+	PullFailures             int32 // each node's first N pulls of the image fail, then it pulls; 0: none
+	NeverReady               bool  // the readiness probe never passes
+	UnreadyAfterSeconds      int32 // the readiness endpoint fails from this long after each start; 0: never
+	ReadinessFlapSeconds     int32 // the readiness endpoint alternates pass/fail with this period; 0: no flapping
+	LivenessFailAfterSeconds int32 // the app hangs (probes and requests time out) this long after each start; 0: never
+	ShutdownSeconds          int32 // how long the app takes to exit after SIGTERM; default 0
+	ExitCode                 int32 // the exit code after SIGTERM; default 0
 }
 
 // Defaults of the cluster.

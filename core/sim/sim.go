@@ -142,13 +142,7 @@ func (s *Sim) initial() (*state, error) {
 	tol := int64(scn.Cluster.Timings.PodEvictionTimeout / time.Second)
 	st := &state{clock: c, store: store.New(store.Options{Clock: c, Seed: scn.Seed, DefaultTolerationSeconds: tol}),
 		expects: map[int]StepResult{}}
-	images := map[string]kubelet.Image{}
-	for _, name := range scn.Cluster.ImageNames() {
-		im := scn.Cluster.Images[name]
-		images[name] = kubelet.Image{PullSeconds: im.PullSeconds, StartSeconds: im.StartSeconds, ReadySeconds: im.ReadySeconds,
-			CrashAfterSeconds: im.CrashAfterSeconds, PullFail: im.PullFail, NeverReady: im.NeverReady}
-	}
-	st.kubelet = kubelet.New(kubelet.Options{Images: images})
+	st.kubelet = kubelet.New(kubelet.Options{Images: kubeletImages(scn.Cluster)})
 	st.plane = newPlane(scn)
 	for _, n := range scn.Cluster.Nodes {
 		if _, err := st.store.Create(newNode(n)); err != nil {
@@ -304,3 +298,25 @@ func (s *Sim) mergeSyncs(recs []controller.SyncRecord) []controller.SyncRecord {
 
 // syncKey is a sync record's controller and object.
 type syncKey struct{ c, o string }
+
+// kubeletImages is the scenario's cluster.images as the kubelets take them.
+// A scenario's image always carries its timings (DefaultImage fills them
+// in), so a zero pull or start time is one the file wrote: the kubelets'
+// "no time at all" is a negative value, their zero being the default.
+func kubeletImages(c scenario.Cluster) map[string]kubelet.Image {
+	images := map[string]kubelet.Image{}
+	zero := func(v int32) int32 {
+		if v == 0 {
+			return -1
+		}
+		return v
+	}
+	for _, name := range c.ImageNames() {
+		im := c.Images[name]
+		images[name] = kubelet.Image{PullSeconds: zero(im.PullSeconds), StartSeconds: zero(im.StartSeconds), ReadySeconds: im.ReadySeconds,
+			CrashAfterSeconds: im.CrashAfterSeconds, PullFail: im.PullFail, PullFailures: im.PullFailures, NeverReady: im.NeverReady,
+			UnreadyAfterSeconds: im.UnreadyAfterSeconds, ReadinessFlapSeconds: im.ReadinessFlapSeconds,
+			LivenessFailAfterSeconds: im.LivenessFailAfterSeconds, ShutdownSeconds: im.ShutdownSeconds, ExitCode: im.ExitCode}
+	}
+	return images
+}

@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"converge/core/kubelet"
 	"converge/core/scenario"
 	"converge/core/simtest"
 	"converge/scenarios"
@@ -141,20 +142,25 @@ func TestTraceIsByteIdentical(t *testing.T) {
 	}
 }
 
-// TestSeekBackwardsEqualsRunningForward checks that every second reached by
-// restoring a checkpoint and replaying gives the same trace line as the
-// straight run.
+// TestSeekBackwardsEqualsRunningForward checks, on every library scenario,
+// that seconds reached by restoring a checkpoint and replaying give the same
+// trace line as the straight run: the checkpoints share the objects and the
+// kubelets' pod states with the live state (copy on write), so a write that
+// leaked into a shared one would show here.
 func TestSeekBackwardsEqualsRunningForward(t *testing.T) {
 	t.Parallel()
-	for _, name := range []string{"rolling-update.yaml", "node-lost.yaml", "crashloop.yaml", "pause-resume.yaml"} {
+	files, err := fs.Glob(scenarios.FS, "*.yaml")
+	require.NoError(t, err)
+	for _, name := range files {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			scn := load(t, scenarios.FS, name)
 			want := bytes.Split(bytes.TrimSuffix(trace(t, scn, Options{CheckpointEvery: -1}), []byte("\n")), []byte("\n"))
 			s, err := New(load(t, scenarios.FS, name), Options{CheckpointEvery: 7})
 			require.NoError(t, err)
-			s.SeekTo(int64(len(want) - 1))
-			for _, at := range []int64{0, 3, 60, 13, 14, 7, int64(len(want) - 1), 29, 1} {
+			end := int64(len(want) - 1)
+			s.SeekTo(end)
+			for _, at := range []int64{0, 3, 60, 13, 14, 7, end, 29, 1, end / 2, end - 1, end / 3} {
 				if at >= int64(len(want)) {
 					continue
 				}
@@ -335,4 +341,35 @@ func TestExpectationsFollowTheCurrentSecond(t *testing.T) {
 	for _, r := range s.Expectations() {
 		assert.True(t, r.OK, r.Action)
 	}
+}
+
+// TestImageBehaviourReachesTheKubelets: every cluster.images key is handed
+// to the kubelets, and a pull or start time written as 0 is no time at all
+// (the kubelets' zero being their default).
+func TestImageBehaviourReachesTheKubelets(t *testing.T) {
+	t.Parallel()
+	scn := parse(t, `name: x
+cluster:
+  images:
+    a:1: {pullSeconds: 0, startSeconds: 0, readySeconds: 4, crashAfterSeconds: 50, pullFailures: 2,
+      unreadyAfterSeconds: 30, readinessFlapSeconds: 7, livenessFailAfterSeconds: 40, shutdownSeconds: 9, exitCode: 143}
+    b:1: {pull: fail, neverReady: true}
+`)
+	images := kubeletImages(scn.Cluster)
+	assert.Equal(t, kubelet.Image{PullSeconds: -1, StartSeconds: -1, ReadySeconds: 4, CrashAfterSeconds: 50, PullFailures: 2,
+		UnreadyAfterSeconds: 30, ReadinessFlapSeconds: 7, LivenessFailAfterSeconds: 40, ShutdownSeconds: 9, ExitCode: 143}, images["a:1"])
+	assert.Equal(t, kubelet.Image{PullSeconds: 2, StartSeconds: 1, PullFail: true, NeverReady: true}, images["b:1"])
+
+	fast := parse(t, `name: fast
+cluster:
+  images:
+    fast:1: {pullSeconds: 0, startSeconds: 0}
+objects:
+- {apiVersion: v1, kind: Pod, metadata: {name: p}, spec: {nodeName: node-1, containers: [{name: c, image: "fast:1"}]}}
+`)
+	s, err := New(fast, Options{})
+	require.NoError(t, err)
+	p, err := s.state.store.GetPod("default", "p")
+	require.NoError(t, err)
+	assert.Equal(t, "Running", p.Status.Phase, "pulled, created and started at t=0")
 }

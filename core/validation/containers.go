@@ -17,8 +17,10 @@ var (
 )
 
 // validateContainers is validateContainers: at least one container, each
-// valid, names unique, probes valid, host ports not in conflict.
-func validateContainers(cs []api.Container, vols map[string]bool, p *path) field.ErrorList {
+// valid, names unique, lifecycle hooks and probes valid (a preStop sleep
+// within grace, the pod's terminationGracePeriodSeconds), host ports not in
+// conflict.
+func validateContainers(cs []api.Container, vols map[string]bool, grace *int64, p *path) field.ErrorList {
 	if len(cs) == 0 {
 		return field.ErrorList{p.required("")}
 	}
@@ -32,6 +34,10 @@ func validateContainers(cs []api.Container, vols map[string]bool, p *path) field
 				errs = append(errs, cp.child("name").duplicate(c.Name))
 				break
 			}
+		}
+		if c.Lifecycle != nil {
+			lp := cp.child("lifecycle")
+			errs = append(errs, validateLifecycle(c.Lifecycle, grace, &lp)...)
 		}
 		if c.LivenessProbe != nil {
 			pp := cp.child("livenessProbe")
@@ -72,7 +78,7 @@ func validateInitContainers(cs, regular []api.Container, vols map[string]bool, p
 			names[c.Name] = true
 		}
 		errs = append(errs, checkHostPortConflicts(cs[i:i+1], p)...)
-		if len(c.Lifecycle) > 0 {
+		if c.Lifecycle != nil {
 			errs = append(errs, cp.child("lifecycle").forbidden(notAllowed))
 		}
 		if c.LivenessProbe != nil {
@@ -281,6 +287,72 @@ func validateHandler(pr *api.Probe, p *path) field.ErrorList {
 		errs = append(errs, p.required("must specify a handler type"))
 	}
 	return errs
+}
+
+// validateLifecycle is validateLifecycle: each hook has exactly one handler.
+func validateLifecycle(l *api.Lifecycle, grace *int64, p *path) field.ErrorList {
+	var errs field.ErrorList
+	if l.PostStart != nil {
+		hp := p.child("postStart")
+		errs = append(errs, validateLifecycleHandler(l.PostStart, grace, &hp)...)
+	}
+	if l.PreStop != nil {
+		hp := p.child("preStop")
+		errs = append(errs, validateLifecycleHandler(l.PreStop, grace, &hp)...)
+	}
+	return errs
+}
+
+// validateLifecycleHandler is validateHandler for a LifecycleHandler:
+// exactly one of exec, httpGet, tcpSocket and sleep, in that order.
+func validateLifecycleHandler(h *api.LifecycleHandler, grace *int64, p *path) field.ErrorList {
+	var errs field.ErrorList
+	n := 0
+	one := func(name string) (path, bool) {
+		hp := p.child(name)
+		if n > 0 {
+			errs = append(errs, hp.forbidden("may not specify more than 1 handler type"))
+			return hp, false
+		}
+		n++
+		return hp, true
+	}
+	if h.Exec != nil {
+		if hp, ok := one("exec"); ok && len(h.Exec.Command) == 0 {
+			cp := hp.child("command")
+			errs = append(errs, cp.required(""))
+		}
+	}
+	for _, raw := range [...]struct {
+		name string
+		raw  api.Raw
+	}{{"httpGet", h.HTTPGet}, {"tcpSocket", h.TCPSocket}} {
+		if len(raw.raw) == 0 || string(raw.raw) == "null" {
+			continue
+		}
+		if hp, ok := one(raw.name); ok {
+			errs = append(errs, validateHandlerDetails(raw.name, raw.raw, &hp)...)
+		}
+	}
+	if h.Sleep != nil {
+		if hp, ok := one("sleep"); ok {
+			errs = append(errs, validateSleepAction(h.Sleep, grace, &hp)...)
+		}
+	}
+	if n == 0 {
+		errs = append(errs, p.required("must specify a handler type"))
+	}
+	return errs
+}
+
+// validateSleepAction is validateSleepAction with
+// PodLifecycleSleepActionAllowZero (on by default since Kubernetes 1.33): the
+// sleep may not be negative nor longer than the pod's grace period.
+func validateSleepAction(s *api.SleepAction, grace *int64, p *path) field.ErrorList {
+	if grace != nil && (s.Seconds < 0 || s.Seconds > *grace) {
+		return field.ErrorList{p.invalid(s.Seconds, fmt.Sprintf("must be non-negative and less than terminationGracePeriodSeconds (%d)", *grace))}
+	}
+	return nil
 }
 
 // handlerFields are the parts of a raw probe handler that are validated.

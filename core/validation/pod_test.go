@@ -291,6 +291,52 @@ func TestValidateProbes(t *testing.T) {
 	}
 }
 
+// TestValidateLifecycle follows validateLifecycle, validateHandler and
+// validateSleepAction of Kubernetes' pkg/apis/core/validation/validation.go
+// (the TestValidateContainers rows with a Lifecycle in validation_test.go),
+// with PodLifecycleSleepActionAllowZero on (the default since 1.33).
+func TestValidateLifecycle(t *testing.T) {
+	t.Parallel()
+	preStop := func(h api.LifecycleHandler) func(*api.Container) {
+		return func(c *api.Container) { c.Lifecycle = &api.Lifecycle{PreStop: &h} }
+	}
+	tests := []struct {
+		name  string
+		grace int64
+		tweak func(*api.Container)
+		want  []string
+	}{
+		{"exec preStop", 30, preStop(api.LifecycleHandler{Exec: &api.ExecAction{Command: []string{"sh", "-c", "sleep 5"}}}), nil},
+		{"httpGet postStart and preStop", 30, func(c *api.Container) {
+			c.Lifecycle = &api.Lifecycle{PostStart: &api.LifecycleHandler{HTTPGet: api.Raw(`{"path":"/warm","port":8080}`)},
+				PreStop: &api.LifecycleHandler{TCPSocket: api.Raw(`{"port":8080}`)}}
+		}, nil},
+		{"sleep within grace", 30, preStop(api.LifecycleHandler{Sleep: &api.SleepAction{Seconds: 30}}), nil},
+		{"sleep of zero seconds", 30, preStop(api.LifecycleHandler{Sleep: &api.SleepAction{Seconds: 0}}), nil},
+		{"sleep longer than grace", 10, preStop(api.LifecycleHandler{Sleep: &api.SleepAction{Seconds: 15}}),
+			[]string{"spec.containers[0].lifecycle.preStop.sleep: Invalid value: 15: must be non-negative and less than terminationGracePeriodSeconds (10)"}},
+		{"negative sleep", 30, preStop(api.LifecycleHandler{Sleep: &api.SleepAction{Seconds: -1}}),
+			[]string{"spec.containers[0].lifecycle.preStop.sleep: Invalid value: -1: must be non-negative and less than terminationGracePeriodSeconds (30)"}},
+		{"no handler", 30, preStop(api.LifecycleHandler{}),
+			[]string{"spec.containers[0].lifecycle.preStop: Required value: must specify a handler type"}},
+		{"two handlers", 30, preStop(api.LifecycleHandler{Exec: &api.ExecAction{Command: []string{"true"}}, Sleep: &api.SleepAction{Seconds: 1}}),
+			[]string{"spec.containers[0].lifecycle.preStop.sleep: Forbidden: may not specify more than 1 handler type"}},
+		{"exec without a command", 30, preStop(api.LifecycleHandler{Exec: &api.ExecAction{}}),
+			[]string{"spec.containers[0].lifecycle.preStop.exec.command: Required value"}},
+		{"httpGet port", 30, func(c *api.Container) {
+			c.Lifecycle = &api.Lifecycle{PostStart: &api.LifecycleHandler{HTTPGet: api.Raw(`{"path":"/","port":0}`)}}
+		}, []string{"spec.containers[0].lifecycle.postStart.httpGet.port: Invalid value: 0: must be between 1 and 65535, inclusive"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			p := pod(container(tc.tweak))
+			p.Spec.TerminationGracePeriodSeconds = api.Int64(tc.grace)
+			assert.Equal(t, tc.want, validation.ValidatePod(p, nil).Messages())
+		})
+	}
+}
+
 func TestValidateInitContainersAndVolumes(t *testing.T) {
 	t.Parallel()
 	init := api.Container{Name: "init", Image: "busybox", ImagePullPolicy: "Always", TerminationMessagePolicy: "File"}
@@ -310,7 +356,7 @@ func TestValidateInitContainersAndVolumes(t *testing.T) {
 			c.ReadinessProbe = &api.Probe{}
 			c.LivenessProbe = &api.Probe{}
 			c.StartupProbe = &api.Probe{}
-			c.Lifecycle = api.Raw(`{"preStop":{}}`)
+			c.Lifecycle = &api.Lifecycle{PreStop: &api.LifecycleHandler{}}
 			p.Spec.InitContainers = []api.Container{c}
 		}, []string{
 			"spec.initContainers[0].lifecycle: Forbidden: may not be set for init containers without restartPolicy=Always",

@@ -42,8 +42,8 @@ var (
 
 // validatePodSpec is ValidatePodSpec for the fields Converge models. The
 // pass-through fields kept as raw JSON (securityContext, affinity,
-// topologySpreadConstraints, imagePullSecrets, lifecycle hooks ...) are not
-// validated, except volumes and volume mounts, whose names are.
+// topologySpreadConstraints, imagePullSecrets ...) are not validated, except
+// volumes and volume mounts, whose names are.
 func validatePodSpec(s *api.PodSpec, p *path, opts podOptions) field.ErrorList {
 	var errs field.ErrorList
 	if s.TerminationGracePeriodSeconds == nil {
@@ -52,7 +52,7 @@ func validatePodSpec(s *api.PodSpec, p *path, opts podOptions) field.ErrorList {
 	vp, cp, ip, np, tp := p.child("volumes"), p.child("containers"), p.child("initContainers"), p.child("nodeSelector"), p.child("tolerations")
 	vols, volErrs := validateVolumes(s.Volumes, &vp)
 	errs = append(errs, volErrs...)
-	errs = append(errs, validateContainers(s.Containers, vols, &cp)...)
+	errs = append(errs, validateContainers(s.Containers, vols, s.TerminationGracePeriodSeconds, &cp)...)
 	errs = append(errs, validateInitContainers(s.InitContainers, s.Containers, vols, &ip)...)
 	errs = append(errs, validateHostNetworkPorts(s, &cp, opts)...)
 	errs = append(errs, validateEnum(s.RestartPolicy, restartPolicies, p, "restartPolicy")...)

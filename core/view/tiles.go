@@ -36,6 +36,9 @@ const (
 	// StateImagePull: the image cannot be pulled (ErrImagePull, then
 	// ImagePullBackOff).
 	StateImagePull State = "ImagePullBackOff"
+	// StateInvalidImage: the image reference does not parse
+	// (InvalidImageName); drawn as StateImagePull, and not in the legend.
+	StateInvalidImage State = "InvalidImageName"
 	// StateEvicted: evicted from its node (taint eviction after the node
 	// was lost, or a Failed pod with reason Evicted).
 	StateEvicted State = "Evicted"
@@ -102,7 +105,7 @@ func Legend() []LegendItem {
 var shapes = map[State]Shape{
 	StatePending: ShapeDashed, StateContainerCreating: ShapeHalf, StateRunning: ShapeRing, StateReady: ShapeDot,
 	StateAvailable: ShapeSolid, StateTerminating: ShapeStriped, StateCrashLoop: ShapeCross, StateImagePull: ShapeTriangle,
-	StateEvicted: ShapeSlash, StateFailed: ShapeHollow,
+	StateInvalidImage: ShapeTriangle, StateEvicted: ShapeSlash, StateFailed: ShapeHollow,
 }
 
 // ShapeOf returns the shape that draws s.
@@ -131,8 +134,10 @@ func PodState(p *api.Pod, now time.Time, minReadySeconds int32) State {
 			switch w.Reason {
 			case "CrashLoopBackOff":
 				return StateCrashLoop
-			case "ImagePullBackOff", "ErrImagePull", "InvalidImageName":
+			case "ImagePullBackOff", "ErrImagePull":
 				return StateImagePull
+			case "InvalidImageName":
+				return StateInvalidImage
 			}
 		}
 	}

@@ -47,6 +47,7 @@ func TestPodStateClassifiesEveryLifecycleStage(t *testing.T) {
 		{"crash loop", []simtest.PodOption{simtest.WithPodNode("n1"), waiting("CrashLoopBackOff")}, 0, StateCrashLoop, ShapeCross},
 		{"image pull back-off", []simtest.PodOption{simtest.WithPodNode("n1"), waiting("ImagePullBackOff")}, 0, StateImagePull, ShapeTriangle},
 		{"image pull error", []simtest.PodOption{simtest.WithPodNode("n1"), waiting("ErrImagePull")}, 0, StateImagePull, ShapeTriangle},
+		{"invalid image name: drawn as a pull failure, named as kubectl names it", []simtest.PodOption{simtest.WithPodNode("n1"), waiting("InvalidImageName")}, 0, StateInvalidImage, ShapeTriangle},
 		{"crash loop even when unscheduled text says so", []simtest.PodOption{waiting("CrashLoopBackOff")}, 0, StateCrashLoop, ShapeCross},
 		{"terminating", []simtest.PodOption{simtest.WithPodNode("n1"), running, deleting}, 0, StateTerminating, ShapeStriped},
 		{"taint eviction", []simtest.PodOption{simtest.WithPodNode("n1"), running, deleting, cond(api.DisruptionTarget, api.ConditionTrue)}, 0, StateEvicted, ShapeSlash},

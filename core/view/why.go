@@ -180,10 +180,13 @@ func newPodsText(s *sim.Sim, d *api.Deployment) (text string, stuck bool) {
 		}
 		parts = append(parts, fmt.Sprintf("%d %s", counts[li.State], stateWords(li.State)))
 	}
+	if n := counts[StateInvalidImage]; n > 0 { // drawn as ImagePullBackOff, named as kubectl names it
+		parts = append(parts, fmt.Sprintf("%d %s", n, StateInvalidImage))
+	}
 	if len(parts) == 0 {
 		return "", false
 	}
-	stuck = stuck || counts[StateCrashLoop] > 0 || counts[StateImagePull] > 0 || counts[StateEvicted] > 0
+	stuck = stuck || counts[StateCrashLoop] > 0 || counts[StateImagePull] > 0 || counts[StateInvalidImage] > 0 || counts[StateEvicted] > 0
 	who := "Pods (" + newRS.Name + ")"
 	if others {
 		who = "New pods (" + newRS.Name + ")"

@@ -114,6 +114,12 @@ objects:
 
 func TestWhyPodsSaysWhatTheWaitedForPodsDo(t *testing.T) {
 	t.Parallel()
+	invalidImage := `name: s
+objects:
+` + deploymentDoc("3", "web:1") + `steps:
+- at: 5s
+  kubectl: set image deployment/web web=Web:2
+`
 	noRoom := `name: full
 cluster:
   nodes: [{name: node-1, cpu: "8", memory: 8Gi, pods: 4}]
@@ -129,6 +135,7 @@ objects:
 		{"the only ReplicaSet's pods", rolling, 1, "Pods (web-", false},
 		{"the new ReplicaSet's pods", rolling, 10, "New pods (web-", false},
 		{"a bad image", stuckScn, 8, "1 ImagePullBackOff.", true},
+		{"an invalid image name", invalidImage, 8, "1 InvalidImageName.", true},
 		{"a lost node", nodeDown, 26, "; 2 of them on a node that is not Ready.", false},
 		{"no room", noRoom, 8, "Pending", true},
 	}

@@ -18,7 +18,7 @@ const (
 const (
 	FailNoEndpoints = "no-endpoints" // the Service had no ready address
 	FailNotServing  = "not-serving"  // the pod exists but its app does not answer (starting, warming up, crashed, node down)
-	FailTerminating = "terminating"  // the pod is being deleted: SIGTERM stopped its app
+	FailTerminating = "terminating"  // the pod is being deleted and SIGTERM stopped its app
 	FailGone        = "gone"         // the pod no longer exists
 )
 
@@ -49,11 +49,12 @@ type ServiceTraffic struct {
 // their Endpoints order: request i goes to address i*n/R, so with R requests
 // and n addresses every address gets R/n of them, rounded down or up, and
 // with fewer requests than addresses they are spaced n/R apart. A request
-// fails when there is no address, or its pod is gone, terminating or not
-// serving.
+// fails when there is no address, or its pod is gone or not serving ("terminating"
+// when it is being deleted: a pod whose preStop hook still runs serves).
 //
 // Example: 100 requests over 3 addresses give 34, 33 and 33; if the second
-// pod is terminating, 67 succeed and 33 fail as "terminating".
+// pod is terminating and its app got SIGTERM, 67 succeed and 33 fail as
+// "terminating".
 func Traffic(services []*api.Service, endpoints []*api.Endpoints, pods func(namespace, name string) *api.Pod, serving func(*api.Pod) bool) []ServiceTraffic {
 	byKey := make(map[string]*api.Endpoints, len(endpoints))
 	for _, e := range endpoints {
@@ -144,12 +145,12 @@ func (st *ServiceTraffic) spread(namespace string, addrs []*api.EndpointAddress,
 		switch {
 		case p == nil || (uid != "" && p.UID != uid):
 			st.fail(FailGone, k)
+		case serving(p):
+			st.Succeeded += k
 		case p.DeletionTimestamp != nil:
 			st.fail(FailTerminating, k)
-		case !serving(p):
-			st.fail(FailNotServing, k)
 		default:
-			st.Succeeded += k
+			st.fail(FailNotServing, k)
 		}
 	}
 	if r < n {
