@@ -262,7 +262,9 @@ func openPage(t testing.TB, url string) *page {
 	return openPageWith(t, url)
 }
 
-// openPageWith is openPage with scripts that run in the page before its own.
+// openPageWith is openPage that first has the tab run scripts in every
+// document it loads, before the page's own scripts (to stub a browser API,
+// say); "" runs nothing.
 func openPageWith(t testing.TB, url string, scripts ...string) *page {
 	t.Helper()
 	if err := sharedBrowser.start(); err != nil {
@@ -289,6 +291,9 @@ func openPageWith(t testing.TB, url string, scripts ...string) *page {
 	tctx, tcancel := context.WithTimeout(ctx, pageTimeout)
 	defer tcancel()
 	for _, script := range scripts {
+		if script == "" {
+			continue
+		}
 		require.NoError(t, chromedp.Do(tctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 			_, err := cdp.Call(ctx, tg, cdppage.AddScriptToEvaluateOnNewDocument,
 				cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: script})
@@ -297,6 +302,15 @@ func openPageWith(t testing.TB, url string, scripts ...string) *page {
 	}
 	require.NoError(t, chromedp.Do(tctx, chromedp.Navigate(url)), "navigating to %s", url)
 	return p
+}
+
+// reload reloads the page (its storage stays) and waits for converge.ready.
+func (p *page) reload(t testing.TB) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, pageTimeout)
+	defer cancel()
+	require.NoError(t, chromedp.Do(ctx, chromedp.Reload()))
+	p.waitReady(t)
 }
 
 // evalJS evaluates expr in the page, awaiting it if it is a Promise, and

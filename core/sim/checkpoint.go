@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"maps"
 	"sort"
 
 	"converge/core/controller"
@@ -98,6 +99,13 @@ func (st *state) clone() *state {
 	for k, v := range st.expects {
 		out.expects[k] = v
 	}
+	out.progress = maps.Clone(st.progress)
+	out.waits = make([]*waiting, len(st.waits))
+	for i, w := range st.waits {
+		x := *w
+		x.w = w.w.Clone()
+		out.waits[i] = &x
+	}
 	out.plane = make([]controller.Controller, len(st.plane))
 	for i, p := range st.plane {
 		out.plane[i] = p.Clone()
@@ -167,6 +175,9 @@ func (s *Sim) SeekTo(t int64) {
 	}
 	var prev *state
 	if cp := s.checkpoints[i]; t < s.state.t || cp.t > s.state.t {
+		if t < s.state.t {
+			s.stopConsole()
+		}
 		prev, s.state = s.state, cp.clone()
 	}
 	for s.state.t < t {

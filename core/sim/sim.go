@@ -67,6 +67,10 @@ type Sim struct {
 	log     controller.SyncLog
 	lastKey map[syncKey]int
 	emitted []store.EmittedEvent
+	// console holds the waiting commands run from the console (Run) that
+	// only read: they are no step, so they live beside the state.
+	console     []*consoleWait
+	nextConsole int
 }
 
 // state is everything that changes while the simulation runs; a checkpoint
@@ -92,6 +96,11 @@ type state struct {
 	// bytes is, for a checkpoint, the heap it holds that the checkpoint
 	// before it does not (unsharedBytes).
 	bytes int64
+	// waits are the waiting steps still running, in the order they
+	// started; progress is everything each waiting step (running or ended)
+	// has printed so far, by step index.
+	waits    []*waiting
+	progress map[int]StepResult
 }
 
 // Tick is what happened during one second, beyond the state itself.
@@ -114,6 +123,14 @@ type StepResult struct {
 	Index int `json:"-"`
 	// Expect is true for expect steps.
 	Expect bool `json:"-"`
+	// Waiting is set while a waiting command (rollout status, wait,
+	// drain) goes on: it printed Output in this second and is not done.
+	// Its later seconds' results carry its At and Action, the output of
+	// that second, and, in the last one, its outcome (see waits.go).
+	Waiting bool `json:"waiting,omitempty"`
+	// Follow identifies a waiting command run from the console that only
+	// reads (0: none), for Progress.
+	Follow int `json:"-"`
 }
 
 // New prepares a simulation of scn at t=0 (tick 0 has run).
@@ -140,7 +157,8 @@ func (s *Sim) initial() (*state, error) {
 	scn := s.scn
 	c := clock.New(api.Epoch)
 	tol := int64(scn.Cluster.Timings.PodEvictionTimeout / time.Second)
-	st := &state{clock: c, store: store.New(store.Options{Clock: c, Seed: scn.Seed, DefaultTolerationSeconds: tol}),
+	st := &state{clock: c, store: store.New(store.Options{Clock: c, Seed: scn.Seed, DefaultTolerationSeconds: tol,
+		EventTTL: scn.Cluster.Timings.EventTTL}),
 		expects: map[int]StepResult{}}
 	st.kubelet = kubelet.New(kubelet.Options{Images: kubeletImages(scn.Cluster)})
 	st.plane = newPlane(scn)
@@ -155,6 +173,7 @@ func (s *Sim) initial() (*state, error) {
 		applied = append(applied, StepResult{At: "0s", Action: "apply " + objectRef(d.Object), OK: r.OK(),
 			Output: r.Output, Error: r.Error, Index: -1})
 	}
+	st.progress = map[int]StepResult{}
 	s.runTick(st, applied)
 	s.record(st)
 	return st, nil
@@ -237,6 +256,7 @@ func (s *Sim) runTick(st *state, pre []StepResult) {
 	clear(s.log.Records)
 	clear(s.emitted)
 	s.log.Records = s.log.Records[:0]
+	st.store.ExpireEvents()
 	ctx := &controller.Context{Store: st.store, Log: &s.log, Emitted: s.emitted[:0]}
 	tick := Tick{Steps: pre}
 	tick.Steps = append(tick.Steps, s.runSteps(st, ctx)...)
@@ -248,6 +268,10 @@ func (s *Sim) runTick(st *state, pre []StepResult) {
 		if st.store.Writes() == w {
 			break
 		}
+	}
+	tick.Steps = append(tick.Steps, s.pollWaits(st, tick.Steps)...)
+	if st == s.state {
+		s.pollConsole(st)
 	}
 	st.kubelet.Sync(ctx)
 	now := st.clock.Now()

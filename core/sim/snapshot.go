@@ -19,19 +19,23 @@ import (
 // order and with its json tags: a field added here appears in the trace
 // without more code, an object list from the store's encoding cache.
 type Snapshot struct {
-	T           int64                      `json:"t"`
-	Time        string                     `json:"time"`
-	Deployments []*api.Deployment          `json:"deployments"`
-	ReplicaSets []*api.ReplicaSet          `json:"replicaSets"`
-	Pods        []*api.Pod                 `json:"pods"`
-	Nodes       []*api.Node                `json:"nodes"`
-	Services    []*api.Service             `json:"services"`
-	Endpoints   []*api.Endpoints           `json:"endpoints"`
-	ConfigMaps  []*api.ConfigMap           `json:"configMaps"`
-	Events      []store.EmittedEvent       `json:"events"`
-	Steps       []StepResult               `json:"steps"`
-	Syncs       []controller.SyncRecord    `json:"syncs"`
-	Traffic     []endpoints.ServiceTraffic `json:"traffic"`
+	T           int64             `json:"t"`
+	Time        string            `json:"time"`
+	Deployments []*api.Deployment `json:"deployments"`
+	ReplicaSets []*api.ReplicaSet `json:"replicaSets"`
+	Pods        []*api.Pod        `json:"pods"`
+	Nodes       []*api.Node       `json:"nodes"`
+	Services    []*api.Service    `json:"services"`
+	Endpoints   []*api.Endpoints  `json:"endpoints"`
+	ConfigMaps  []*api.ConfigMap  `json:"configMaps"`
+	// ResourceQuotas and PodDisruptionBudgets: v1 ResourceQuota and
+	// policy/v1 PodDisruptionBudget.
+	ResourceQuotas       []*api.ResourceQuota       `json:"resourceQuotas"`
+	PodDisruptionBudgets []*api.PodDisruptionBudget `json:"podDisruptionBudgets"`
+	Events               []store.EmittedEvent       `json:"events"`
+	Steps                []StepResult               `json:"steps"`
+	Syncs                []controller.SyncRecord    `json:"syncs"`
+	Traffic              []endpoints.ServiceTraffic `json:"traffic"`
 }
 
 // Snapshot returns the current second's snapshot. Its objects are shared
