@@ -28,17 +28,37 @@ type Memory struct {
 	Bytes int64
 	// Budget is Options.MemoryBudget (negative: none).
 	Budget int64
-	// State is the estimated heap of the live state on its own (its store
-	// and the kubelets' runtime state).
+	// State is the estimated heap of the live state on its own (its store,
+	// the components' state and the kubelets' runtime state).
 	State int64
+	// Caches is the estimated heap of the live store's caches (the
+	// objects' JSON, the sorted orders), which no checkpoint shares.
+	Caches int64
+	// Samples is the estimated heap of the summaries of the seconds
+	// computed so far (Sample).
+	Samples int64
 }
 
-// Memory returns the checkpoints' estimated cost. It is cheap, but for
-// State, which is proportional to the number of objects.
+// Total is everything the simulation holds, as estimated: the live state
+// and its caches, the checkpoints beyond it, the samples. The page's
+// memory budget adds up its simulations' totals (Sim.EstimatedBytes).
+func (m Memory) Total() int64 { return m.State + m.Caches + m.Bytes + m.Samples }
+
+// sampleBytes is the estimated heap of one Sample.
+const sampleBytes = 100
+
+// Memory returns what the simulation holds, as estimated. It is cheap, but
+// for State and Caches, which are proportional to the number of objects.
 func (s *Sim) Memory() Memory {
 	return Memory{Checkpoints: len(s.checkpoints), Every: s.every, Bytes: s.cpBytes, Budget: s.opts.MemoryBudget,
-		State: s.state.unsharedBytes(nil)}
+		State: s.state.unsharedBytes(nil), Caches: s.state.store.CacheBytes(), Samples: int64(len(s.samples)) * sampleBytes}
 }
+
+// EstimatedBytes is Memory().Total(): about how much memory the simulation
+// holds. The page adds up the estimates of its simulations against its
+// memory budget; Options.MemoryBudget bounds the checkpoints' share of the
+// same estimate.
+func (s *Sim) EstimatedBytes() int64 { return s.Memory().Total() }
 
 // Checkpoints returns the seconds of the checkpoints, in order.
 func (s *Sim) Checkpoints() []int64 {

@@ -187,3 +187,16 @@ func (c *collection) compare(a, b int32) int {
 	}
 	return strings.Compare(ma.Name, mb.Name)
 }
+
+// CacheBytes estimates the heap of the live version's caches, which clones
+// do not share: the objects' JSON and the sorted orders.
+func (s *Store) CacheBytes() int64 {
+	var n int64
+	for _, c := range s.kinds {
+		n += int64(cap(c.enc))*24 + int64(cap(c.order))*4
+		for _, b := range c.enc {
+			n += int64(cap(b))
+		}
+	}
+	return n
+}

@@ -197,3 +197,24 @@ func TestAdoptEncodings(t *testing.T) {
 	require.NoError(t, err)
 	assert.Same(t, &a[0], &b[0], "an object both hold shares its JSON")
 }
+
+// TestUnsharedBytesCountsTheEventRecorders: a clone shares the event
+// recorders' caches and the events' expiry list with its source until it
+// records an event; then it holds its own copy of that source's caches,
+// which the estimate counts.
+func TestUnsharedBytesCountsTheEventRecorders(t *testing.T) {
+	t.Parallel()
+	s := simtest.NewStore()
+	for i := 0; i < 300; i++ {
+		p := simtest.MustCreate(t, s, simtest.NewPod(fmt.Sprintf("p-%d", i)))
+		_, ok := s.RecordEvent(p, "default-scheduler", "", api.EventTypeNormal, "Scheduled", "Successfully assigned default/"+p.Name+" to node-1")
+		require.True(t, ok)
+	}
+	c := s.Clone(clock.New(api.Epoch))
+	assert.Zero(t, c.UnsharedBytes(s), "a clone shares the recorders and the expiry list")
+	p := simtest.GetPod(t, c, "p-0")
+	_, ok := c.RecordEvent(p, "default-scheduler", "", api.EventTypeNormal, "Scheduled", "again")
+	require.True(t, ok)
+	assert.Greater(t, c.UnsharedBytes(s), int64(300*100), "its own copy of the scheduler's caches: 300 entries each")
+	assert.Zero(t, s.UnsharedBytes(s))
+}

@@ -194,18 +194,26 @@ func (s *Store) pruneCorrelators(now int64) {
 		_, ok := s.uidIx.Get(o.uid)
 		return !ok
 	}
+	dropAggregate := func(k aggregateKey, r aggregateRecord) bool {
+		return gone(k.object) || time.Duration(now-r.last) > AggregateInterval
+	}
+	dropLogged := func(k logKey, _ eventLog) bool { return gone(k.object) }
+	dropSpam := func(k spamKey, empty int64) bool {
+		return gone(k.object) || empty <= now-int64(SpamBurst*SpamRefill)
+	}
 	for src, c := range s.correlators {
 		if c.frozen {
+			// Shared with a clone: copied only when something goes, so
+			// that a quiet minute costs the checkpoints nothing.
+			if !c.aggregates.any(dropAggregate) && !c.logged.any(dropLogged) && !c.spam.any(dropSpam) {
+				continue
+			}
 			c = c.clone()
 			s.correlators[src] = c
 		}
-		c.aggregates.prune(func(k aggregateKey, r aggregateRecord) bool {
-			return gone(k.object) || time.Duration(now-r.last) > AggregateInterval
-		})
-		c.logged.prune(func(k logKey, _ eventLog) bool { return gone(k.object) })
-		c.spam.prune(func(k spamKey, empty int64) bool {
-			return gone(k.object) || empty <= now-int64(SpamBurst*SpamRefill)
-		})
+		c.aggregates.prune(dropAggregate)
+		c.logged.prune(dropLogged)
+		c.spam.prune(dropSpam)
 	}
 }
 

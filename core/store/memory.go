@@ -2,6 +2,7 @@ package store
 
 import (
 	"reflect"
+	"sort"
 
 	"converge/core/api"
 	"converge/core/persist"
@@ -31,7 +32,7 @@ func (s *Store) UnsharedBytes(prev *Store) int64 {
 	if prev != nil {
 		pu = &prev.uidIx
 	}
-	n += s.uidIx.Unshared(pu, nil)
+	n += s.uidIx.Unshared(pu, nil) + s.eventsBytes(prev)
 	for kind, c := range s.kinds {
 		var pc *collection
 		if prev != nil {
@@ -118,3 +119,61 @@ var (
 )
 
 func sizeOf[T any]() int64 { return int64(reflect.TypeFor[T]().Size()) }
+
+// eventsBytes estimates the heap of the store's event bookkeeping that prev
+// does not share: each event recorder's caches (a clone shares them until
+// its first event from that source, which copies them), and the events'
+// expiry list (a clone's next event copies it).
+func (s *Store) eventsBytes(prev *Store) int64 {
+	n := expiryBytes(s.evExpiry, prevExpiry(prev))
+	for src, c := range s.correlators {
+		if prev != nil && prev.correlators[src] == c {
+			continue
+		}
+		n += c.bytes()
+	}
+	return n
+}
+
+// bytes estimates the heap of one recorder's caches: their slots, their
+// maps' entries, and the message strings the aggregator keeps.
+func (c *correlator) bytes() int64 {
+	n := lruBytes(c.aggregates) + lruBytes(c.logged) + lruBytes(c.spam)
+	for i := range c.aggregates.items {
+		n += int64(cap(c.aggregates.items[i].val.more)) * 16
+	}
+	return n
+}
+
+// lruBytes is an LRU's slots and index: each index entry is its key and
+// slot number plus a map's overhead (about 16 bytes an entry).
+func lruBytes[K comparable, V any](l *lru[K, V]) int64 {
+	return int64(cap(l.items))*sizeOf[lruItem[K, V]]() + int64(len(l.index))*(sizeOf[K]()+4+16) + int64(cap(l.free))*4
+}
+
+var eventExpiryBytes = sizeOf[eventExpiry]()
+
+func prevExpiry(prev *Store) []eventExpiry {
+	if prev == nil {
+		return nil
+	}
+	return prev.evExpiry
+}
+
+// expiryBytes is the heap of the expiry list l beyond what prev holds: a
+// clone's list is a window of the same array as its original's until an
+// append outgrows it, and expiry only drops entries from the front, so when
+// l's first entry is one of prev's, only l's entries past prev's end are
+// l's own.
+func expiryBytes(l, prev []eventExpiry) int64 {
+	if len(l) == 0 {
+		return int64(cap(l)) * eventExpiryBytes
+	}
+	i := sort.Search(len(prev), func(i int) bool { return !prev[i].at.Before(l[0].at) })
+	for ; i < len(prev) && prev[i].at.Equal(l[0].at); i++ {
+		if &prev[i] == &l[0] {
+			return int64(max(0, len(l)-(len(prev)-i))) * eventExpiryBytes
+		}
+	}
+	return int64(cap(l)) * eventExpiryBytes
+}
