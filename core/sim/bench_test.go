@@ -239,6 +239,7 @@ func BenchmarkCheckpointMemory(b *testing.B) {
 			b.ReportMetric(float64(heap)/(1<<20), "heap-MiB")
 			b.ReportMetric(float64(mem.Bytes)/(1<<20), "checkpoint-MiB")
 			b.ReportMetric(float64(mem.State)/(1<<20), "state-MiB")
+			b.ReportMetric(float64(mem.Total())/(1<<20), "estimate-MiB")
 			b.ReportMetric(float64(mem.Checkpoints), "checkpoints")
 			b.ReportMetric(float64(mem.Every), "spacing-s")
 		})

@@ -6,6 +6,7 @@ import (
 
 	"converge/core/controller"
 	"converge/core/kubelet"
+	"converge/core/metrics"
 	"converge/core/store"
 )
 
@@ -93,10 +94,10 @@ func (st *state) unsharedBytes(prev *state) int64 {
 		n += k.UnsharedBytes(pk)
 	}
 	for i, c := range st.plane {
-		if z, ok := c.(sizer); ok {
+		if z, ok := c.Controller.(sizer); ok {
 			var pc controller.Controller
 			if prev != nil {
-				pc = prev.plane[i]
+				pc = prev.plane[i].Controller
 			}
 			n += z.UnsharedBytes(pc)
 		}
@@ -115,7 +116,7 @@ func (st *state) clone() *state {
 	c := st.clock.Clone()
 	out := &state{t: st.t, clock: c, store: st.store.Clone(c), next: st.next, tick: st.tick,
 		prevEndpoints: st.prevEndpoints, kubelet: st.kubelet.Clone().(*kubelet.Controller),
-		expects: make(map[int]StepResult, len(st.expects))}
+		metrics: st.metrics.Clone().(*metrics.Server), expects: make(map[int]StepResult, len(st.expects))}
 	for k, v := range st.expects {
 		out.expects[k] = v
 	}
@@ -126,9 +127,9 @@ func (st *state) clone() *state {
 		x.w = w.w.Clone()
 		out.waits[i] = &x
 	}
-	out.plane = make([]controller.Controller, len(st.plane))
+	out.plane = make([]planeMember, len(st.plane))
 	for i, p := range st.plane {
-		out.plane[i] = p.Clone()
+		out.plane[i] = planeMember{Controller: p.Clone(), writer: p.writer}
 	}
 	return out
 }

@@ -9,9 +9,11 @@ import (
 	"converge/core/clock"
 	"converge/core/controller"
 	"converge/core/controller/endpoints"
+	"converge/core/controller/gitops"
 	"converge/core/kubectl"
 	"converge/core/kubelet"
 	"converge/core/manifest"
+	"converge/core/metrics"
 	"converge/core/scenario"
 	"converge/core/store"
 )
@@ -79,8 +81,9 @@ type state struct {
 	t       int64
 	clock   *clock.Clock
 	store   *store.Store
-	plane   []controller.Controller
+	plane   []planeMember
 	kubelet *kubelet.Controller
+	metrics *metrics.Server
 	// prevEndpoints are the Endpoints objects at the end of the previous tick.
 	prevEndpoints []*api.Endpoints
 	// next is the index of the next step to run.
@@ -101,6 +104,16 @@ type state struct {
 	// has printed so far, by step index.
 	waits    []*waiting
 	progress map[int]StepResult
+}
+
+// gitops is the state's GitOps reconciler, or nil.
+func (st *state) gitops() *gitops.Controller {
+	for _, p := range st.plane {
+		if g, ok := p.Controller.(*gitops.Controller); ok {
+			return g
+		}
+	}
+	return nil
 }
 
 // Tick is what happened during one second, beyond the state itself.
@@ -161,6 +174,7 @@ func (s *Sim) initial() (*state, error) {
 		EventTTL: scn.Cluster.Timings.EventTTL}),
 		expects: map[int]StepResult{}}
 	st.kubelet = kubelet.New(kubelet.Options{Images: kubeletImages(scn.Cluster)})
+	st.metrics = metrics.New()
 	st.plane = newPlane(scn)
 	for _, n := range scn.Cluster.Nodes {
 		if _, err := st.store.Create(newNode(n)); err != nil {
@@ -212,6 +226,13 @@ func (s *Sim) env(st *state) *kubectl.Env {
 	return &kubectl.Env{Store: st.store, Decode: manifest.DecodeObjects}
 }
 
+// GitOps returns the GitOps reconciler of the current state, or nil when
+// the scenario has none; treat it as read-only.
+func (s *Sim) GitOps() *gitops.Controller { return s.state.gitops() }
+
+// Metrics returns the metrics server of the current state; treat it as read-only.
+func (s *Sim) Metrics() *metrics.Server { return s.state.metrics }
+
 // T returns the current simulated second.
 func (s *Sim) T() int64 { return s.state.t }
 
@@ -257,13 +278,15 @@ func (s *Sim) runTick(st *state, pre []StepResult) {
 	clear(s.emitted)
 	s.log.Records = s.log.Records[:0]
 	st.store.ExpireEvents()
-	ctx := &controller.Context{Store: st.store, Log: &s.log, Emitted: s.emitted[:0]}
+	ctx := &controller.Context{Store: st.store, Log: &s.log, Emitted: s.emitted[:0], Metrics: st.metrics}
 	tick := Tick{Steps: pre}
 	tick.Steps = append(tick.Steps, s.runSteps(st, ctx)...)
 	for round := 0; round < MaxRounds; round++ {
 		w := st.store.Writes()
 		for _, c := range st.plane {
+			prev := st.store.SetWriter(c.writer)
 			c.Sync(ctx)
+			st.store.SetWriter(prev)
 		}
 		if st.store.Writes() == w {
 			break
@@ -273,7 +296,10 @@ func (s *Sim) runTick(st *state, pre []StepResult) {
 	if st == s.state {
 		s.pollConsole(st)
 	}
+	prev := st.store.SetWriter(store.Writer{Manager: store.ManagerKubelet, By: kubelet.Component})
 	st.kubelet.Sync(ctx)
+	st.store.SetWriter(prev)
+	st.metrics.Sync(ctx)
 	now := st.clock.Now()
 	tick.Traffic = endpoints.Traffic(st.store.Services(), st.prevEndpoints,
 		func(ns, name string) *api.Pod {

@@ -32,10 +32,12 @@ type Snapshot struct {
 	// policy/v1 PodDisruptionBudget.
 	ResourceQuotas       []*api.ResourceQuota       `json:"resourceQuotas"`
 	PodDisruptionBudgets []*api.PodDisruptionBudget `json:"podDisruptionBudgets"`
-	Events               []store.EmittedEvent       `json:"events"`
-	Steps                []StepResult               `json:"steps"`
-	Syncs                []controller.SyncRecord    `json:"syncs"`
-	Traffic              []endpoints.ServiceTraffic `json:"traffic"`
+	// HorizontalPodAutoscalers: autoscaling/v2 HorizontalPodAutoscaler.
+	HorizontalPodAutoscalers []*api.HorizontalPodAutoscaler `json:"horizontalPodAutoscalers"`
+	Events                   []store.EmittedEvent           `json:"events"`
+	Steps                    []StepResult                   `json:"steps"`
+	Syncs                    []controller.SyncRecord        `json:"syncs"`
+	Traffic                  []endpoints.ServiceTraffic     `json:"traffic"`
 }
 
 // Snapshot returns the current second's snapshot. Its objects are shared

@@ -162,6 +162,7 @@ func (s *Store) markDeleted(c *collection, k string, obj api.Object, at api.Time
 func (s *Store) remove(kind string, c *collection, k string, obj api.Object) {
 	c.remove(k)
 	s.uidIx.Delete(s.own, obj.GetObjectMeta().UID)
+	s.forgetManaged(obj.GetObjectMeta().UID)
 	if kind == api.KindPod {
 		s.pods--
 	}

@@ -34,5 +34,6 @@ func (s *Store) UpdateDeploymentStatus(d *api.Deployment) (*api.Deployment, erro
 	next.ResourceVersion = s.nextRV()
 	c.replace(k, &next)
 	s.changed(c, changeMeta|changeStatus)
+	s.trackWrite(api.KindDeployment, old, &next, SubresourceStatus, nil)
 	return &next, nil
 }

@@ -33,6 +33,8 @@ func (s *Store) UnsharedBytes(prev *Store) int64 {
 		pu = &prev.uidIx
 	}
 	n += s.uidIx.Unshared(pu, nil) + s.eventsBytes(prev)
+	// Each clone has its own map of managedFields (their values are shared).
+	n += int64(len(s.managed)) * 64
 	for kind, c := range s.kinds {
 		var pc *collection
 		if prev != nil {
