@@ -64,6 +64,9 @@ type state struct {
 	tick Tick
 	// expects holds the outcome of each expect step run so far, by step index.
 	expects map[int]StepResult
+	// results holds the outcome of every step run so far, by step index,
+	// as it was in the second it ran (StepResults).
+	results map[int]StepResult
 	// waits are the waiting steps still running, in the order they
 	// started; progress is everything each waiting step (running or ended)
 	// has printed so far, by step index.
@@ -79,6 +82,7 @@ func (st *state) clone() *state {
 	for k, v := range st.expects {
 		out.expects[k] = v
 	}
+	out.results = maps.Clone(st.results)
 	out.progress = maps.Clone(st.progress)
 	out.waits = make([]*waiting, len(st.waits))
 	for i, w := range st.waits {
@@ -121,6 +125,12 @@ type StepResult struct {
 	// Follow identifies a waiting command run from the console that only
 	// reads (0: none), for Progress.
 	Follow int `json:"-"`
+	// Refused is set on Run's result when the API server or kubectl
+	// refused a command that would change the cluster: it did not become a
+	// step and the clock did not move.
+	Refused bool `json:"-"`
+	// wrote is set when the step's command wrote to the store.
+	wrote bool
 }
 
 // New prepares a simulation of scn at t=0 (tick 0 has run).
