@@ -94,9 +94,9 @@ func blockingCause(s *sim.Sim, d *api.Deployment) (kind, text string) {
 // causes counts the pods by what keeps them from becoming available.
 type causes struct {
 	unschedulable, pull, invalid, crash, neverReady, lost tally
-	pullReason                                             string
-	restarts                                               int32
-	runningFor                                             int64
+	pullReason                                            string
+	restarts                                              int32
+	runningFor                                            int64
 }
 
 // tally counts pods and keeps the first thing named (an image, a message,
