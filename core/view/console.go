@@ -331,3 +331,16 @@ func (c *Console) followSteps(s *sim.Sim) bool {
 	}
 	return changed
 }
+
+// Removed logs that the user took a step of theirs out of the scenario
+// (the steps log's Remove, Sim.RemoveStep, which returned err), and says
+// what the page does next: the share link must drop it.
+func (c *Console) Removed(row StepRow, err error) After {
+	e := ConsoleEntry{Key: strconv.Itoa(c.next), Command: row.Action, Echo: "# removed your step at " + row.At + ": " + row.Action,
+		Output: "The timeline is computed again without it.", OK: true, At: row.At, T: row.T}
+	if err != nil {
+		e.Echo, e.Output, e.Error, e.OK = "# remove the step at "+row.At+": "+row.Action, "", err.Error(), false
+	}
+	c.add(e)
+	return After{Share: err == nil}
+}

@@ -37,6 +37,9 @@ type Rejection struct {
 	// Console is set for a command typed in the console (it did not
 	// become a step).
 	Console bool
+	// Line is where the step is written in the scenario (0 for a console
+	// command or a step added at run time).
+	Line int
 	// Selector and Labels are the refused manifest's selector and pod
 	// template labels (the -l form) when the refusal is about a
 	// selector; "" otherwise.
@@ -69,7 +72,7 @@ func StepRejections(s *sim.Sim) []Rejection {
 		}
 		t := int64(st.At / time.Second)
 		rej := Rejection{Key: "step/" + strconv.Itoa(r.Index), T: t, At: strconv.FormatInt(t, 10) + "s", Action: r.Action,
-			Message: r.Error, Expected: st.ExpectError != ""}
+			Message: r.Error, Expected: st.ExpectError != "", Line: st.Line}
 		rej.Object = objectOf(r.Error)
 		for _, d := range st.Apply {
 			dep, ok := d.Object.(*api.Deployment)
