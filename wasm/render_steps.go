@@ -34,16 +34,16 @@ func newSteps(a *app) *stepsPanel {
 		"$ a command, ! one that failed, ✓ and ✗ a check, · a step still to come. "+
 		"A command you ran in the console that changed the cluster is a step too, and can be removed.")
 	p.empty = d.el("p", "cv-muted", "This scenario has no steps. A command that changes the cluster, run in the console, becomes one.")
-	list := d.el("ol", "cv-step-log")
+	list := d.el("ol", "cv-sl-log")
 	list.setAttr("aria-label", "Steps of the scenario")
 	p.el.add(intro, p.empty, list)
 	p.rows = newKeyed(list, func(string) *stepItem {
-		it := &stepItem{el: d.el("li", "cv-step"), at: d.el("button", "cv-link cv-mono cv-step-at"), mark: d.el("span", "cv-step-mark cv-mono"),
-			action: d.el("code", "cv-step-action"), state: d.el("span", "cv-step-state cv-small"), out: d.el("pre", "cv-out"),
-			err: d.el("pre", "cv-err"), remove: button(d, "cv-btn cv-step-remove", "Remove", "")}
+		it := &stepItem{el: d.el("li", "cv-sl"), at: d.el("button", "cv-link cv-mono cv-sl-at"), mark: d.el("span", "cv-sl-mark cv-mono"),
+			action: d.el("code", "cv-sl-action"), state: d.el("span", "cv-sl-state cv-small"), out: d.el("pre", "cv-out"),
+			err: d.el("pre", "cv-err"), remove: button(d, "cv-btn cv-sl-remove", "Remove", "")}
 		it.at.setAttr("type", "button")
 		it.mark.setAttr("aria-hidden", "true")
-		it.el.add(d.el("div", "cv-step-head").add(it.at, it.mark, it.action, it.state, it.remove), it.out, it.err)
+		it.el.add(d.el("div", "cv-sl-head").add(it.at, it.mark, it.action, it.state, it.remove), it.out, it.err)
 		return it
 	}, func(it *stepItem) *node { return it.el })
 	a.ls.on(list, "click", func(ev dom.Event) {
@@ -70,12 +70,12 @@ func (p *stepsPanel) render(a *app) {
 	}
 	p.rows.sync(keys, func(i int, it *stepItem) {
 		r := p.log[i]
-		cls := "cv-step cv-step-" + r.State
+		cls := "cv-sl cv-sl-" + r.State
 		if r.Now {
-			cls += " cv-step-now"
+			cls += " cv-sl-now"
 		}
 		if r.Added {
-			cls += " cv-step-added"
+			cls += " cv-sl-added"
 		}
 		it.el.setClass(cls)
 		it.at.setText(r.At)

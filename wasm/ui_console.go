@@ -28,10 +28,9 @@ type consoleItem struct{ el, cmd, out, err *node }
 func newConsole(a *app) *consolePanel {
 	d := a.d
 	p := &consolePanel{el: d.el("div", "cv-panel cv-console")}
-	intro := d.el("p", "cv-muted cv-small", "Run kubectl against the simulated cluster: get, describe, scale, set image, rollout undo, "+
-		"cordon, drain, delete… A command that changes something runs one second from now and joins the scenario (the Steps tab lists it, with Remove); "+
-		"one the API server or kubectl refuses changes nothing and is no step. The scenario's own steps are logged here as they run. "+
-		"Tab completes, ↑ and ↓ walk the history, / comes here from anywhere.")
+	intro := d.el("p", "cv-muted cv-small", "Run kubectl against the simulated cluster. A command that changes something runs one second "+
+		"from now and becomes a step (the Steps tab lists it, with Remove); one that is refused changes nothing. "+
+		"The scenario's own steps show here as they run. Tab completes, ↑ ↓ walk the history, / comes here from anywhere.")
 	p.log = d.el("div", "cv-log")
 	p.log.setAttr("role", "log")
 	p.log.setAttr("aria-live", "polite")

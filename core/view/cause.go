@@ -73,19 +73,19 @@ func blockingCause(s *sim.Sim, d *api.Deployment) (kind, text string) {
 	case c.unschedulable.n > 0:
 		return "blocked", fmt.Sprintf("Blocked: %s cannot be scheduled: %s", podCount(c.unschedulable.n), strings.TrimSpace(c.unschedulable.first))
 	case c.invalid.n > 0:
-		return "stuck", fmt.Sprintf("Stuck: %s cannot start: image %q is not a valid image name (InvalidImageName). Fix the image in the template.",
+		return "stuck", fmt.Sprintf("Stuck: %s cannot start: image %q is not a valid image name (InvalidImageName).",
 			podCount(c.invalid.n), c.invalid.first)
 	case c.pull.n > 0:
-		return "stuck", fmt.Sprintf("Stuck: %s cannot pull image %q (%s). The kubelet keeps retrying with back-off; fix the image or roll back.",
+		return "stuck", fmt.Sprintf("Stuck: %s cannot pull image %q (%s); the kubelet retries with back-off.",
 			podCount(c.pull.n), c.pull.first, c.pullReason)
 	case c.crash.n > 0:
-		return "stuck", fmt.Sprintf("Stuck: %s crash after starting (CrashLoopBackOff, %s so far): the kubelet restarts container %q with growing back-off.",
+		return "stuck", fmt.Sprintf("Stuck: %s crash after starting (CrashLoopBackOff, %s so far, container %q).",
 			podCount(c.crash.n), plural(int64(c.restarts), "restart"), c.crash.first)
 	case c.neverReady.n > 0:
-		return "stuck", fmt.Sprintf("Stuck: %s run but never become ready: the readiness probe of container %q has not passed in %ds of running.",
+		return "stuck", fmt.Sprintf("Stuck: %s run but never become ready: container %q's readiness probe has not passed in %ds.",
 			podCount(c.neverReady.n), c.neverReady.first, c.runningFor)
 	case c.lost.n > 0:
-		return "stuck", fmt.Sprintf("Stuck: node %s is not Ready (its kubelet stopped posting status): %s on it cannot be counted available.",
+		return "stuck", fmt.Sprintf("Stuck: node %s is not Ready (its kubelet stopped posting status), so %s on it cannot be available.",
 			c.lost.first, podCount(c.lost.n))
 	}
 	return "", ""

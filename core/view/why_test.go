@@ -197,13 +197,13 @@ func TestWhyLeadsWithTheBlockingCause(t *testing.T) {
 		{"no capacity: the scheduler's message", "stuck-no-capacity", 30, "blocked",
 			"Blocked: 1 pod cannot be scheduled: 0/3 nodes are available: 3 Insufficient cpu.", "Blocked by maxSurge: the ReplicaSets already want 4 pods"},
 		{"a bad image: the image", "stuck-bad-image", 40, "stuck",
-			`Stuck: 1 pod cannot pull image "myrepo/web:2.0-typo" (ImagePullBackOff).`, "Blocked by maxSurge"},
+			`Stuck: 1 pod cannot pull image "myrepo/web:2.0-typo" (ImagePullBackOff);`, "Blocked by maxSurge"},
 		{"an invalid image name", "invalid-image-name", 30, "stuck", `image "Nginx:1.27" is not a valid image name (InvalidImageName)`, "Blocked by maxSurge"},
 		{"CrashLoopBackOff with its restarts", "crashloop", 90, "stuck",
 			`Stuck: 3 pods crash after starting (CrashLoopBackOff, 3 restarts so far)`, "Waiting: waiting for new pods to become available: 0 of 3 available."},
 		{"readiness never passes", "stuck-never-ready", 70, "stuck",
-			`Stuck: 2 pods run but never become ready: the readiness probe of container "shop" has not passed in 42s of running.`, "Blocked by maxSurge"},
-		{"a lost node", "node-lost", 80, "stuck", "Stuck: node node-2 is not Ready (its kubelet stopped posting status): 2 pods on it", "Waiting: "},
+			`Stuck: 2 pods run but never become ready: container "shop"'s readiness probe has not passed in 42s.`, "Blocked by maxSurge"},
+		{"a lost node", "node-lost", 80, "stuck", "Stuck: node node-2 is not Ready (its kubelet stopped posting status), so 2 pods on it", "Waiting: "},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
