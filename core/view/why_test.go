@@ -200,7 +200,7 @@ func TestWhyLeadsWithTheBlockingCause(t *testing.T) {
 			`Stuck: 1 pod cannot pull image "myrepo/web:2.0-typo" (ImagePullBackOff);`, "Blocked by maxSurge"},
 		{"an invalid image name", "invalid-image-name", 30, "stuck", `image "Nginx:1.27" is not a valid image name (InvalidImageName)`, "Blocked by maxSurge"},
 		{"CrashLoopBackOff with its restarts", "crashloop", 90, "stuck",
-			`Stuck: 3 pods crash after starting (CrashLoopBackOff, 3 restarts so far)`, "Waiting: waiting for new pods to become available: 0 of 3 available."},
+			`Stuck: 3 pods crash after starting (CrashLoopBackOff, 3 restarts so far, container "app").`, "Waiting: waiting for new pods to become available: 0 of 3 available."},
 		{"readiness never passes", "stuck-never-ready", 70, "stuck",
 			`Stuck: 2 pods run but never become ready: container "shop"'s readiness probe has not passed in 42s.`, "Blocked by maxSurge"},
 		{"a lost node", "node-lost", 80, "stuck", "Stuck: node node-2 is not Ready (its kubelet stopped posting status), so 2 pods on it", "Waiting: "},
