@@ -19,10 +19,10 @@ type selectorsPanel struct {
 	el, selInput, lblInput, verdict, apply, notes, editFor *node
 	// rejected lists the refusals of this second about a selector
 	// (view.Ownership.MarkRejected), above the table.
-	rejected *keyed[node]
-	rows     *keyed[selectorRow]
-	groups                                                 *keyed[groupView]
-	noteItems                                              *keyed[node]
+	rejected  *keyed[node]
+	rows      *keyed[selectorRow]
+	groups    *keyed[groupView]
+	noteItems *keyed[node]
 	// edited is set once the user typed in the form; for is the
 	// Deployment the form was filled from.
 	edited  bool

@@ -17,10 +17,11 @@ type whyPart struct {
 	// rejected lists the refusals of this second (view.Rejections): the
 	// API server's or kubectl's text, where the eye is.
 	rejected *keyed[rejectedLine]
+	writers  *writersPart
 }
 
 type whyLine struct {
-	el, badge, name, headline, budget, pods, acted, detail *node
+	el, badge, name, headline, budget, pods, acted, undone, detail *node
 }
 
 type rejectedLine struct{ el, badge, what, msg *node }
@@ -41,7 +42,8 @@ func newWhy(a *app) *whyPart {
 	list.setAttr("aria-live", "polite")
 	rej := d.el("div", "cv-why-rejected")
 	rej.setAttr("aria-live", "polite")
-	w.el.add(w.title, rej, w.empty, list)
+	w.writers = newWriters(a)
+	w.el.add(w.title, rej, w.empty, list, w.writers.el)
 	w.rejected = newKeyed(rej, func(string) *rejectedLine {
 		l := &rejectedLine{el: d.el("div", "cv-why-line cv-kind-rejected"), badge: d.el("span", "cv-badge cv-badge-rejected", "Rejected"),
 			what: d.el("span", "cv-rejected-what cv-mono"), msg: d.el("pre", "cv-rejected-msg")}
@@ -51,7 +53,7 @@ func newWhy(a *app) *whyPart {
 	w.lines = newKeyed(list, func(key string) *whyLine {
 		l := &whyLine{el: d.el("div", "cv-why-line"), badge: d.el("span", "cv-badge"), name: d.el("button", "cv-link cv-why-name"),
 			headline: d.el("p", "cv-headline"), budget: d.el("p", "cv-why-budget"), pods: d.el("p", "cv-why-pods"), acted: d.el("p", "cv-why-acted"),
-			detail: d.el("p", "cv-why-detail cv-mono")}
+			undone: d.el("p", "cv-why-undone"), detail: d.el("p", "cv-why-detail cv-mono")}
 		l.name.setAttr("type", "button")
 		l.name.setText("deployment/" + key)
 		l.name.setAttr("title", "Show deployment/"+key+" in the rollout, charts and revisions")
@@ -60,7 +62,7 @@ func newWhy(a *app) *whyPart {
 			a.changed()
 			a.rollout.reveal()
 		})
-		l.el.add(d.el("div", "cv-why-head").add(l.badge, l.name), l.headline, l.budget, l.pods, l.acted, l.detail)
+		l.el.add(d.el("div", "cv-why-head").add(l.badge, l.name), l.headline, l.budget, l.pods, l.acted, l.undone, l.detail)
 		return l
 	}, func(l *whyLine) *node { return l.el })
 	return w
@@ -105,9 +107,12 @@ func (w *whyPart) render(a *app) {
 		l.pods.setHidden(v.Pods == "")
 		l.acted.setText(v.Acted)
 		l.acted.setHidden(v.Acted == "")
+		l.undone.setText(v.Undone)
+		l.undone.setHidden(v.Undone == "")
 		l.detail.setText(v.Detail)
 		l.detail.setHidden(v.Detail == "")
 	})
+	w.writers.render(a)
 }
 
 // focusName is the name of the Deployment in focus, or "".

@@ -18,10 +18,10 @@ type editorPanel struct {
 	el, status, apply, revert, gutter, area, text, marks, problems *node
 	// refused shows the refusals of this second (view.Rejections), the
 	// same text as the why panel and the console.
-	refused *keyed[node]
-	markItems                                                      *keyed[editorMark]
-	problemItems                                                   *keyed[node]
-	model                                                          view.Editor
+	refused      *keyed[node]
+	markItems    *keyed[editorMark]
+	problemItems *keyed[node]
+	model        view.Editor
 }
 
 type editorMark struct{ el, band, caret, msg *node }

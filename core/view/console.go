@@ -128,7 +128,7 @@ func (c *Console) Submit(line string) (cmd string, run bool) {
 // the scenario rewrites the share link.
 func (c *Console) Record(cmd string, r sim.StepResult, from CommandSource) After {
 	e := ConsoleEntry{Key: strconv.Itoa(c.next), Command: cmd, Echo: strings.TrimSpace("$ kubectl " + cmd), Output: r.Output,
-		Error: r.Error, OK: r.OK, Step: r.Index >= 0, At: r.At, Waiting: r.Waiting, Refused: r.Refused, T: seconds(r.At), ref: r}
+		Error: r.Error, OK: r.OK, Step: r.Index >= 0, At: r.At, Waiting: r.Waiting, Refused: r.Refused, T: atSeconds(r.At), ref: r}
 	switch {
 	case e.Step:
 		e.Echo += "    # a step at " + r.At
@@ -154,8 +154,8 @@ func (c *Console) add(e ConsoleEntry) {
 	}
 }
 
-// seconds reads "12s" back as 12 (0 for anything else).
-func seconds(at string) int64 {
+// atSeconds reads "12s" back as 12 (0 for anything else).
+func atSeconds(at string) int64 {
 	n, _ := strconv.ParseInt(strings.TrimSuffix(at, "s"), 10, 64)
 	return n
 }
@@ -326,7 +326,7 @@ func (c *Console) followSteps(s *sim.Sim) bool {
 			cmd, echo = r.Action, "# "+r.Action
 		}
 		c.add(ConsoleEntry{Key: strconv.Itoa(c.next), Command: cmd, Echo: echo + "    # the scenario's step at " + r.At, Output: r.Output,
-			Error: r.Error, OK: r.OK, Step: true, Scripted: true, At: r.At, T: seconds(r.At), Waiting: r.Waiting, ref: r})
+			Error: r.Error, OK: r.OK, Step: true, Scripted: true, At: r.At, T: atSeconds(r.At), Waiting: r.Waiting, ref: r})
 		changed = true
 	}
 	return changed
