@@ -13,23 +13,25 @@ import (
 // that held or not.
 type StepRow struct {
 	// Key is "INDEX AT ACTION": stable while the step is in the scenario.
-	Key string
+	Key string `json:"-"`
 	// Index is the step's position in the scenario (RemoveStep's argument).
-	Index int
+	Index int `json:"index"`
 	// T is the second it runs at, At the same as "20s".
-	T  int64
-	At string
+	T  int64  `json:"t"`
+	At string `json:"at"`
 	// Mark is converge run's mark: "$", "!", "✓", "✗", "…" while it waits;
 	// "·" for a step whose second has not come.
-	Mark   string
-	Action string
+	Mark   string `json:"mark"`
+	Action string `json:"action"`
 	// State is "pending", "ok", "failed", "rejected" (refused, as the
 	// scenario's expectError said), "waiting", "passed" or "failed-check".
-	State         string
-	Output, Error string
+	State  string `json:"state"`
+	Output string `json:"output"`
+	Error  string `json:"error"`
 	// Added is set for a step added at run time (the console), which the
 	// log offers to remove; Now for the steps of the current second.
-	Added, Now bool
+	Added bool `json:"added"`
+	Now   bool `json:"now"`
 }
 
 // StepLog lists every step of the scenario in order, with the outcome of
