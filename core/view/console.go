@@ -1,6 +1,7 @@
 package view
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -149,6 +150,21 @@ func (c *Console) Record(cmd string, r sim.StepResult, from CommandSource) After
 func (c *Console) add(e ConsoleEntry) {
 	c.next++
 	c.entries = append(c.entries, e)
+	if len(c.entries) > MaxConsoleEntries {
+		c.entries = c.entries[len(c.entries)-MaxConsoleEntries:]
+	}
+}
+
+// insert adds a scenario's step to the log in time order: after the
+// entries of its second and earlier, before those of later seconds (the
+// console was not on screen while the simulation passed it).
+func (c *Console) insert(e ConsoleEntry) {
+	i := len(c.entries)
+	for i > 0 && c.entries[i-1].T > e.T {
+		i--
+	}
+	c.next++
+	c.entries = slices.Insert(c.entries, i, e)
 	if len(c.entries) > MaxConsoleEntries {
 		c.entries = c.entries[len(c.entries)-MaxConsoleEntries:]
 	}
@@ -325,7 +341,7 @@ func (c *Console) followSteps(s *sim.Sim) bool {
 		if !strings.HasPrefix(r.Action, "kubectl ") {
 			cmd, echo = r.Action, "# "+r.Action
 		}
-		c.add(ConsoleEntry{Key: strconv.Itoa(c.next), Command: cmd, Echo: echo + "    # the scenario's step at " + r.At, Output: r.Output,
+		c.insert(ConsoleEntry{Key: strconv.Itoa(c.next), Command: cmd, Echo: echo + "    # the scenario's step at " + r.At, Output: r.Output,
 			Error: r.Error, OK: r.OK, Step: true, Scripted: true, At: r.At, T: atSeconds(r.At), Waiting: r.Waiting, ref: r})
 		changed = true
 	}

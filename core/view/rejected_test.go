@@ -145,3 +145,17 @@ func TestConsoleFollowsTheScenariosSteps(t *testing.T) {
 	c.Follow(s)
 	assert.Len(t, c.Entries(), 2, "each step is logged once")
 }
+
+func TestConsoleLogsScenarioStepsInTimeOrder(t *testing.T) {
+	t.Parallel()
+	s := simrun.New(t, simrun.Builtin(t, "selector-mismatch"))
+	var c Console
+	s.SeekTo(8)
+	c.Record("get pods", s.Run("get pods"), FromConsole)
+	c.Follow(s) // the console comes on screen after the steps at 5s and 6s ran
+	es := c.Entries()
+	require.Len(t, es, 3)
+	assert.Contains(t, es[0].Echo, "step at 5s")
+	assert.Contains(t, es[1].Echo, "step at 6s")
+	assert.Equal(t, "$ kubectl get pods", es[2].Echo)
+}
