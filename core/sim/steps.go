@@ -349,12 +349,14 @@ func (s *Sim) Run(line string) StepResult {
 type undoRun struct {
 	state       *state
 	checkpoints []*state
+	cpBytes     int64
+	every       int64
 	samples     []Sample
 	console     []consoleWait
 }
 
 func (s *Sim) saveForUndo() *undoRun {
-	u := &undoRun{state: s.state.clone(), checkpoints: slices.Clone(s.checkpoints)}
+	u := &undoRun{state: s.state.clone(), checkpoints: slices.Clone(s.checkpoints), cpBytes: s.cpBytes, every: s.every}
 	if t := s.state.t + 1; t < int64(len(s.samples)) {
 		u.samples = slices.Clone(s.samples[t:])
 	}
@@ -370,7 +372,8 @@ func (s *Sim) saveForUndo() *undoRun {
 
 func (u *undoRun) restore(s *Sim) {
 	s.state = u.state
-	s.checkpoints = u.checkpoints
+	s.checkpoints, s.cpBytes, s.every = u.checkpoints, u.cpBytes, u.every
+	s.recount() // the trial may have recounted the checkpoints it kept
 	s.samples = append(s.samples[:min(int64(len(s.samples)), s.state.t+1)], u.samples...)
 	s.console = s.console[:0]
 	for i := range u.console {
@@ -405,11 +408,14 @@ func (s *Sim) RemoveStep(i int) error {
 // new step changes.
 func (s *Sim) invalidateAfter(t int64) {
 	kept := s.checkpoints[:0]
+	s.cpBytes = 0
 	for _, c := range s.checkpoints {
 		if c.t <= t {
 			kept = append(kept, c)
+			s.cpBytes += c.bytes
 		}
 	}
+	clear(s.checkpoints[len(kept):])
 	s.checkpoints = kept
 	if int64(len(s.samples)) > t+1 {
 		s.samples = s.samples[:t+1]
