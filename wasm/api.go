@@ -6,10 +6,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"syscall/js"
 	"time"
 
 	"converge/core/scenario"
+	"converge/core/view"
 	"converge/wasm/bridge"
 )
 
@@ -243,6 +245,19 @@ func (p *page) stepping(f *funcs, inst *Instance) {
 		}
 		return bridge.JSON(inst.Run(line)), nil
 	})
+	f.set("removeStep", outcomeFunc, func(a args) (any, error) {
+		if inst.disposed {
+			return nil, errDisposed(inst)
+		}
+		v := a.get(0)
+		if v.Type() != js.TypeNumber || v.Float() != math.Trunc(v.Float()) || math.Abs(v.Float()) > 1<<31 {
+			return nil, a.errorf("the step's index must be a whole number, not %s", typeName(v))
+		}
+		if err := inst.RemoveStep(v.Int()); err != nil {
+			return nil, err
+		}
+		return `{"ok":true}`, nil
+	})
 }
 
 func (p *page) reading(f *funcs, inst *Instance) {
@@ -274,6 +289,7 @@ func (p *page) reading(f *funcs, inst *Instance) {
 	value("name", func() (any, error) { return inst.Name, nil })
 	value("history", func() (any, error) { return bridge.JSON(nonNil(inst.Sim.History())), nil })
 	value("expectations", func() (any, error) { return bridge.JSON(nonNil(inst.Sim.Expectations())), nil })
+	value("steps", func() (any, error) { return bridge.JSON(nonNil(view.StepLog(inst.Sim))), nil })
 	value("time", func() (any, error) { return inst.Sim.T(), nil })
 	value("horizon", func() (any, error) { return inst.Sim.Horizon(), nil })
 	value("duration", func() (any, error) { return int64(inst.Sim.Duration() / time.Second), nil })

@@ -264,6 +264,19 @@ func (i *Instance) Run(line string) sim.StepResult {
 	return r
 }
 
+// RemoveStep takes out step i of the scenario, one added at run time
+// (sim.RemoveStep), and calls Changed. Without a simulation it returns
+// ErrNoScenario.
+func (i *Instance) RemoveStep(index int) error {
+	if i.Sim == nil {
+		return ErrNoScenario
+	}
+	i.stopSeek(&stopError{"stopped by removing a step"})
+	err := i.Sim.RemoveStep(index)
+	i.Changed()
+	return err
+}
+
 // Complete returns the console's tab completions of line's last word.
 func (i *Instance) Complete(line string) []string {
 	var env *kubectl.Env

@@ -74,7 +74,7 @@ func newEvents(a *app) *eventsPanel {
 func (p *eventsPanel) root() *node { return p.el }
 
 func (p *eventsPanel) render(a *app) {
-	l := view.Events(a.inst.Sim, p.filter)
+	l := view.EventsWith(a.inst.Sim, p.filter, a.console.Refusals())
 	switch {
 	case l.Matched == l.Total:
 		p.count.setText(pluralize(l.Total, "row") + ", newest first")

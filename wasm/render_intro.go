@@ -121,7 +121,11 @@ func (in *introPart) render(a *app) {
 		r.at.setAttr("data-t", strconv.FormatInt(c.T, 10))
 		r.at.setAttr("aria-label", "Go to "+c.At+" ("+c.State+")")
 		r.text.setText(c.Text)
-		r.got.setText(c.Got)
+		got := c.Got
+		if c.After != "" {
+			got += " — " + c.After
+		}
+		r.got.setText(got)
 		r.got.setHidden(c.Got == "" || c.State == "passed")
 	})
 }

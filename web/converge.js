@@ -322,6 +322,21 @@ export class Simulation {
    */
   run(commandLine) { return this.#json("run", commandLine); }
 
+  /**
+   * Every step of the scenario with its outcome by now, as the page's Steps
+   * tab lists it (docs/js-api.md).
+   * @returns {Array<{index: number, t: number, at: string, mark: string, action: string, state: string, output: string, error: string, added: boolean, now: boolean}>}
+   */
+  steps() { return this.#json("steps"); }
+
+  /**
+   * Removes a step that run() added (its index in steps()); the timeline is
+   * computed again without it, at the same second.
+   * @param {number} index
+   * @returns {{ok: boolean, error?: string}}
+   */
+  removeStep(index) { return this.#json("removeStep", index); }
+
   /** @returns {string} the scenario's YAML, with the steps added by run() */
   scenario() { return this.#call("scenario"); }
 
