@@ -71,6 +71,11 @@ type Gauge struct {
 	Meaning string
 	// Full is set when Used ≥ Max; Blocking when this bound stops the next step.
 	Full, Blocking bool
+	// Idle is set when the budget is not in play: pods that are still
+	// starting with no rollout replacing any (a first bring-up, a
+	// scale-up) exceed maxUnavailable without breaking it. The page draws
+	// such a gauge neutral, not as a fault.
+	Idle bool
 }
 
 // Focus returns the Deployment the page centres on: name if it exists,
@@ -257,7 +262,8 @@ func gauges(d *api.Deployment, rss []*api.ReplicaSet, rec *controller.SyncRecord
 		fmt.Sprintf("%s wanted by the ReplicaSets − %d desired", plural(total, "pod"), n), blocking == deployment.BlockingSurge)
 	used := max(n-d.Status.AvailableReplicas, 0)
 	meaning := fmt.Sprintf("%d desired − %d available", n, d.Status.AvailableReplicas)
-	if active <= 1 && used > deployment.MaxUnavailable(d) {
+	idle := active <= 1 && used > deployment.MaxUnavailable(d)
+	if idle {
 		// Pods that are still starting (a first rollout, a scale-up, a
 		// crash) can exceed the budget: it only limits how many old pods a
 		// rollout may take away.
@@ -265,6 +271,7 @@ func gauges(d *api.Deployment, rss []*api.ReplicaSet, rec *controller.SyncRecord
 	}
 	unavail = newGauge("unavailable", used, deployment.MaxUnavailable(d), unavailMath, meaning,
 		blocking == deployment.BlockingUnavailable)
+	unavail.Idle = idle
 	return surge, unavail
 }
 
