@@ -16,10 +16,10 @@ import (
 type revisionsPanel struct {
 	el, title, limit, empty, notes, from, to, diff, diffNote *node
 	// content is all but empty: hidden with no Deployment.
-	content *node
-	rows                                                     *keyed[revisionRow]
-	noteItems, diffLines                                     *keyed[node]
-	fromOpts, toOpts                                         *keyed[node]
+	content              *node
+	rows                 *keyed[revisionRow]
+	noteItems, diffLines *keyed[node]
+	fromOpts, toOpts     *keyed[node]
 	// a, b are the revisions the diff compares (0: the default pair).
 	a, b int64
 }

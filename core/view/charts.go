@@ -57,7 +57,6 @@ type Tick struct {
 	Minor bool
 }
 
-
 // Value is one series' value now.
 type Value struct {
 	Key, Label string
