@@ -10,9 +10,11 @@ import (
 	"converge/core/clock"
 	"converge/core/controller"
 	"converge/core/controller/endpoints"
+	"converge/core/controller/gitops"
 	"converge/core/kubectl"
 	"converge/core/kubelet"
 	"converge/core/manifest"
+	"converge/core/metrics"
 	"converge/core/scenario"
 	"converge/core/store"
 )
@@ -54,8 +56,9 @@ type state struct {
 	t       int64
 	clock   *clock.Clock
 	store   *store.Store
-	plane   []controller.Controller
+	plane   []planeMember
 	kubelet *kubelet.Controller
+	metrics *metrics.Server
 	// prevEndpoints are the Endpoints objects at the end of the previous tick.
 	prevEndpoints []*api.Endpoints
 	// next is the index of the next step to run.
@@ -75,7 +78,7 @@ func (st *state) clone() *state {
 	c := st.clock.Clone()
 	out := &state{t: st.t, clock: c, store: st.store.Clone(c), next: st.next, tick: st.tick,
 		prevEndpoints: st.prevEndpoints, kubelet: st.kubelet.Clone().(*kubelet.Controller),
-		expects: make(map[int]StepResult, len(st.expects))}
+		metrics: st.metrics.Clone().(*metrics.Server), expects: make(map[int]StepResult, len(st.expects))}
 	for k, v := range st.expects {
 		out.expects[k] = v
 	}
@@ -86,11 +89,21 @@ func (st *state) clone() *state {
 		x.w = w.w.Clone()
 		out.waits[i] = &x
 	}
-	out.plane = make([]controller.Controller, len(st.plane))
+	out.plane = make([]planeMember, len(st.plane))
 	for i, p := range st.plane {
-		out.plane[i] = p.Clone()
+		out.plane[i] = planeMember{Controller: p.Clone(), writer: p.writer}
 	}
 	return out
+}
+
+// gitops is the state's GitOps reconciler, or nil.
+func (st *state) gitops() *gitops.Controller {
+	for _, p := range st.plane {
+		if g, ok := p.Controller.(*gitops.Controller); ok {
+			return g
+		}
+	}
+	return nil
 }
 
 // Tick is what happened during one second, beyond the state itself.
@@ -146,6 +159,7 @@ func (s *Sim) initial() (*state, error) {
 		EventTTL: scn.Cluster.Timings.EventTTL}),
 		expects: map[int]StepResult{}}
 	st.kubelet = kubelet.New(kubelet.Options{Images: kubeletImages(scn.Cluster)})
+	st.metrics = metrics.New()
 	st.plane = newPlane(scn)
 	for _, n := range scn.Cluster.Nodes {
 		if _, err := st.store.Create(newNode(n)); err != nil {
@@ -196,6 +210,13 @@ func (s *Sim) Env() *kubectl.Env { return s.env(s.state) }
 func (s *Sim) env(st *state) *kubectl.Env {
 	return &kubectl.Env{Store: st.store, Decode: manifest.DecodeObjects}
 }
+
+// GitOps returns the GitOps reconciler of the current state, or nil when
+// the scenario has none; treat it as read-only.
+func (s *Sim) GitOps() *gitops.Controller { return s.state.gitops() }
+
+// Metrics returns the metrics server of the current state; treat it as read-only.
+func (s *Sim) Metrics() *metrics.Server { return s.state.metrics }
 
 // T returns the current simulated second.
 func (s *Sim) T() int64 { return s.state.t }
@@ -278,13 +299,15 @@ func (s *Sim) SeekTo(t int64) {
 // runTick does the work of second st.t (see the package doc).
 func (s *Sim) runTick(st *state, pre []StepResult) {
 	st.store.ExpireEvents()
-	ctx := &controller.Context{Store: st.store, Log: &controller.SyncLog{}}
+	ctx := &controller.Context{Store: st.store, Log: &controller.SyncLog{}, Metrics: st.metrics}
 	tick := Tick{Steps: pre}
 	tick.Steps = append(tick.Steps, s.runSteps(st, ctx)...)
 	for round := 0; round < MaxRounds; round++ {
 		w := st.store.Writes()
 		for _, c := range st.plane {
+			prev := st.store.SetWriter(c.writer)
 			c.Sync(ctx)
+			st.store.SetWriter(prev)
 		}
 		if st.store.Writes() == w {
 			break
@@ -294,7 +317,10 @@ func (s *Sim) runTick(st *state, pre []StepResult) {
 	if st == s.state {
 		s.pollConsole(st)
 	}
+	prev := st.store.SetWriter(store.Writer{Manager: store.ManagerKubelet, By: kubelet.Component})
 	st.kubelet.Sync(ctx)
+	st.store.SetWriter(prev)
+	st.metrics.Sync(ctx)
 	now := st.clock.Now()
 	tick.Traffic = endpoints.Traffic(st.store.Services(), st.prevEndpoints,
 		func(ns, name string) *api.Pod {

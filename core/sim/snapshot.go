@@ -27,10 +27,12 @@ type Snapshot struct {
 	// policy/v1 PodDisruptionBudget.
 	ResourceQuotas       []*api.ResourceQuota       `json:"resourceQuotas"`
 	PodDisruptionBudgets []*api.PodDisruptionBudget `json:"podDisruptionBudgets"`
-	Events               []store.EmittedEvent       `json:"events"`
-	Steps                []StepResult               `json:"steps"`
-	Syncs                []controller.SyncRecord    `json:"syncs"`
-	Traffic              []endpoints.ServiceTraffic `json:"traffic"`
+	// HorizontalPodAutoscalers: autoscaling/v2 HorizontalPodAutoscaler.
+	HorizontalPodAutoscalers []*api.HorizontalPodAutoscaler `json:"horizontalPodAutoscalers"`
+	Events                   []store.EmittedEvent           `json:"events"`
+	Steps                    []StepResult                   `json:"steps"`
+	Syncs                    []controller.SyncRecord        `json:"syncs"`
+	Traffic                  []endpoints.ServiceTraffic     `json:"traffic"`
 }
 
 // Snapshot returns the current second's snapshot. Its objects are shared
@@ -39,21 +41,22 @@ func (s *Sim) Snapshot() *Snapshot {
 	st := s.state
 	tick := st.tick
 	snap := &Snapshot{
-		T:                    st.t,
-		Time:                 st.clock.Now().Format(api.RFC3339),
-		Deployments:          byName(st.store.Deployments()),
-		ReplicaSets:          byName(st.store.ReplicaSets()),
-		Pods:                 byName(st.store.Pods()),
-		Nodes:                byName(st.store.Nodes()),
-		Services:             byName(st.store.Services()),
-		Endpoints:            byName(st.store.EndpointsList()),
-		ConfigMaps:           byName(st.store.ConfigMaps()),
-		ResourceQuotas:       byName(st.store.ResourceQuotas()),
-		PodDisruptionBudgets: byName(st.store.PodDisruptionBudgets()),
-		Events:               nonNil(tick.Events),
-		Steps:                nonNil(tick.Steps),
-		Syncs:                nonNil(tick.Syncs),
-		Traffic:              nonNil(tick.Traffic),
+		T:                        st.t,
+		Time:                     st.clock.Now().Format(api.RFC3339),
+		Deployments:              byName(st.store.Deployments()),
+		ReplicaSets:              byName(st.store.ReplicaSets()),
+		Pods:                     byName(st.store.Pods()),
+		Nodes:                    byName(st.store.Nodes()),
+		Services:                 byName(st.store.Services()),
+		Endpoints:                byName(st.store.EndpointsList()),
+		ConfigMaps:               byName(st.store.ConfigMaps()),
+		HorizontalPodAutoscalers: byName(st.store.HorizontalPodAutoscalers()),
+		ResourceQuotas:           byName(st.store.ResourceQuotas()),
+		PodDisruptionBudgets:     byName(st.store.PodDisruptionBudgets()),
+		Events:                   nonNil(tick.Events),
+		Steps:                    nonNil(tick.Steps),
+		Syncs:                    nonNil(tick.Syncs),
+		Traffic:                  nonNil(tick.Traffic),
 	}
 	return snap
 }

@@ -161,6 +161,7 @@ func (s *Store) markDeleted(c *collection, k string, obj api.Object, at api.Time
 func (s *Store) remove(kind string, c *collection, k string, obj api.Object) {
 	c.remove(k)
 	delete(s.uidIx, obj.GetObjectMeta().UID)
+	s.forgetManaged(obj.GetObjectMeta().UID)
 	if kind == api.KindPod {
 		s.pods--
 	}

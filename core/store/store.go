@@ -76,6 +76,12 @@ type Store struct {
 	writes int64
 	// serviceIPs counts the ClusterIPs handed out.
 	serviceIPs int64
+	// writer is who writes now; managed holds each object's managedFields
+	// and field history by uid (managed.go).
+	writer  Writer
+	managed map[string]*managed
+	// applying is the applied configuration of the write Apply is making.
+	applying api.Object
 }
 
 // New returns an empty store.
@@ -98,8 +104,8 @@ func New(o Options) *Store {
 func (s *Store) Clone(c *clock.Clock) *Store {
 	out := &Store{clock: c, rv: s.rv, uids: s.uids, kinds: map[string]*collection{}, uidIx: maps.Clone(s.uidIx),
 		pods: s.pods, evSeq: s.evSeq, tolerationSeconds: s.tolerationSeconds, writes: s.writes, serviceIPs: s.serviceIPs,
-		correlators: s.freezeCorrelators(), evExpiry: s.evExpiry[:len(s.evExpiry):len(s.evExpiry)], evTTL: s.evTTL,
-		evPruned: s.evPruned}
+		writer: s.writer, managed: maps.Clone(s.managed), correlators: s.freezeCorrelators(),
+		evExpiry: s.evExpiry[:len(s.evExpiry):len(s.evExpiry)], evTTL: s.evTTL, evPruned: s.evPruned}
 	pcg := *s.pcg
 	out.pcg = &pcg
 	out.rng = rand.New(out.pcg)
@@ -304,6 +310,7 @@ func (s *Store) Create(obj api.Object) (api.Object, error) {
 	}
 	c.add(k, obj)
 	s.uidIx[m.UID] = kind + "|" + k
+	s.trackWrite(kind, nil, obj, "", s.applying)
 	if kind == api.KindPod {
 		s.pods++
 	}
@@ -370,16 +377,19 @@ func TooManyReplicas(kind, name string, replicas int64) error {
 // generation goes up when the spec changes, and for Deployments also when
 // annotations change, as the registry strategies do.
 func (s *Store) Update(obj api.Object) (api.Object, error) {
-	return s.update(obj, false)
+	return s.update(obj, "")
 }
 
 // UpdateStatus replaces an object's status (the status subresource); the
 // caller's metadata and spec are ignored.
 func (s *Store) UpdateStatus(obj api.Object) (api.Object, error) {
-	return s.update(obj, true)
+	return s.update(obj, SubresourceStatus)
 }
 
-func (s *Store) update(obj api.Object, status bool) (api.Object, error) {
+// update writes obj through sub: "" (the main resource), "status" or
+// "scale" (which Update's rules cover, spec.replicas being all it changes).
+func (s *Store) update(obj api.Object, sub string) (api.Object, error) {
+	status := sub == SubresourceStatus
 	kind := api.KindOf(obj)
 	c, err := s.coll(kind)
 	if err != nil {
@@ -429,6 +439,7 @@ func (s *Store) update(obj api.Object, status bool) (api.Object, error) {
 	}
 	next.GetObjectMeta().ResourceVersion = s.nextRV()
 	c.replace(k, next)
+	s.trackWrite(kind, old, next, sub, s.applying)
 	return next, nil
 }
 
@@ -485,6 +496,10 @@ func withStatus(main, statusFrom api.Object) api.Object {
 	case *api.Service:
 		x := *m
 		x.Status = statusFrom.(*api.Service).Status
+		return &x
+	case *api.HorizontalPodAutoscaler:
+		x := *m
+		x.Status = statusFrom.(*api.HorizontalPodAutoscaler).Status
 		return &x
 	case *api.ResourceQuota:
 		x := *m

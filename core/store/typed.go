@@ -35,6 +35,11 @@ func (s *Store) ConfigMaps() []*api.ConfigMap { return listAs[*api.ConfigMap](s,
 // EndpointsList returns every Endpoints object in creation order.
 func (s *Store) EndpointsList() []*api.Endpoints { return listAs[*api.Endpoints](s, api.KindEndpoints) }
 
+// HorizontalPodAutoscalers returns every HorizontalPodAutoscaler in creation order.
+func (s *Store) HorizontalPodAutoscalers() []*api.HorizontalPodAutoscaler {
+	return listAs[*api.HorizontalPodAutoscaler](s, api.KindHorizontalPodAutoscaler)
+}
+
 // ResourceQuotas returns every ResourceQuota in creation order.
 func (s *Store) ResourceQuotas() []*api.ResourceQuota {
 	return listAs[*api.ResourceQuota](s, api.KindResourceQuota)
@@ -106,6 +111,11 @@ func (s *Store) GetService(namespace, name string) (*api.Service, error) {
 // GetConfigMap returns a ConfigMap, or nil and a NotFound error.
 func (s *Store) GetConfigMap(namespace, name string) (*api.ConfigMap, error) {
 	return getAs[*api.ConfigMap](s, api.KindConfigMap, namespace, name)
+}
+
+// GetHorizontalPodAutoscaler returns an HPA, or nil and a NotFound error.
+func (s *Store) GetHorizontalPodAutoscaler(namespace, name string) (*api.HorizontalPodAutoscaler, error) {
+	return getAs[*api.HorizontalPodAutoscaler](s, api.KindHorizontalPodAutoscaler, namespace, name)
 }
 
 // getAs is Get for a kind whose Go type is T; the typed getters above are
