@@ -239,6 +239,37 @@ func TestUIRolloutWithoutADeploymentIsAnEmptyState(t *testing.T) {
 	p.assertNoConsoleErrors(t)
 }
 
+// Nothing that is not a link or a button looks like one (underlined), on
+// any tab; and a first bring-up, whose pods exceed maxUnavailable with no
+// rollout replacing any, draws its budget neutral: no red, no hatching.
+func TestUIOnlyLinksLookLikeLinksAndStartingIsNotAFault(t *testing.T) {
+	srv := startServe(t)
+	p := openUI(t, srv, "/?scenario=rolling-update&t=1", 1280, 800, "light")
+	got := evalJS[struct {
+		Underlined []string `json:"underlined"`
+		Idle       bool     `json:"idle"`
+		Red        []string `json:"red"`
+	}](t, p, `(async () => {`+eachTabJS+`
+		const underlined = await forEachTab(async (tab) => [...document.querySelectorAll(".cv-app *")]
+			.filter((e) => visible(e) && getComputedStyle(e).textDecorationLine.includes("underline") && !e.closest("a[href], button, summary, [role=button], [role=link]"))
+			.map((e) => tab + ": " + describe(e)));
+		const g = [...document.querySelectorAll(".cv-gauge")].find((e) => e.querySelector(".cv-gauge-label").textContent.startsWith("unavailable"));
+		const bad = getComputedStyle(document.querySelector(".cv-app")).getPropertyValue("--bad").trim();
+		const probe = document.createElement("span");
+		probe.style.setProperty("color", bad);
+		document.body.append(probe);
+		const red = getComputedStyle(probe).color;
+		probe.remove();
+		const reds = [...g.querySelectorAll("*")].filter(visible).filter((e) => { const cs = getComputedStyle(e);
+			return cs.backgroundImage.includes("gradient") || cs.backgroundColor === red || cs.borderTopColor === red || cs.color === red; }).map(describe);
+		return {underlined, idle: g.classList.contains("cv-idle"), red: reds};
+	})()`)
+	assert.Empty(t, got.Underlined, "underlined text that is no link or button")
+	assert.True(t, got.Idle, "the unavailable budget is not in play at a first bring-up")
+	assert.Empty(t, got.Red, "nothing of it is red or hatched")
+	p.assertNoConsoleErrors(t)
+}
+
 // Escape leaves any text field, select or textarea, and the shortcuts work
 // again; a skip link is the first thing Tab reaches and moves the focus to
 // the main content; the timeline's markers are buttons in one tab stop,
