@@ -259,18 +259,22 @@ type page struct {
 // The tab closes when the test ends.
 func openPage(t testing.TB, url string) *page {
 	t.Helper()
-	return openPageWith(t, url, "")
+	return openPageWith(t, url)
 }
 
-// openPageWith is openPage that first has the tab run script in every
+// openPageWith is openPage that first has the tab run scripts in every
 // document it loads, before the page's own scripts (to stub a browser API,
 // say); "" runs nothing.
-func openPageWith(t testing.TB, url, script string) *page {
+func openPageWith(t testing.TB, url string, scripts ...string) *page {
 	t.Helper()
 	var setup []chromedp.Action[chromedp.Void]
-	if script != "" {
+	for _, script := range scripts {
+		if script == "" {
+			continue
+		}
 		setup = append(setup, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-			_, err := cdp.Call(ctx, tg, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: script})
+			_, err := cdp.Call(ctx, tg, cdppage.AddScriptToEvaluateOnNewDocument,
+				cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: script})
 			return err
 		}))
 	}
@@ -306,7 +310,7 @@ func openPageSetup(t testing.TB, url string, setup ...chromedp.Action[chromedp.V
 	tctx, tcancel := context.WithTimeout(ctx, pageTimeout)
 	defer tcancel()
 	if len(setup) > 0 {
-		require.NoError(t, chromedp.Do(tctx, setup...), "setting up the tab")
+		require.NoError(t, chromedp.Do(tctx, setup...), "setting up the tab for %s", url)
 	}
 	require.NoError(t, chromedp.Do(tctx, chromedp.Navigate(url)), "navigating to %s", url)
 	return p

@@ -310,11 +310,14 @@ func (s *Sim) Run(line string) StepResult {
 // new step changes.
 func (s *Sim) invalidateAfter(t int64) {
 	kept := s.checkpoints[:0]
+	s.cpBytes = 0
 	for _, c := range s.checkpoints {
 		if c.t <= t {
 			kept = append(kept, c)
+			s.cpBytes += c.bytes
 		}
 	}
+	clear(s.checkpoints[len(kept):])
 	s.checkpoints = kept
 	if int64(len(s.samples)) > t+1 {
 		s.samples = s.samples[:t+1]

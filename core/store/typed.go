@@ -56,11 +56,10 @@ func (s *Store) Events() []*api.Event { return listAs[*api.Event](s, api.KindEve
 func listAs[T api.Object](s *Store, kind string) []T {
 	c := s.kinds[kind]
 	out := make([]T, 0, c.len())
-	for _, o := range c.items {
-		if o != nil {
-			out = append(out, o.(T))
-		}
-	}
+	c.each(func(o api.Object) bool {
+		out = append(out, o.(T))
+		return true
+	})
 	return out
 }
 
@@ -75,9 +74,9 @@ func (s *Store) EachPod(f func(*api.Pod) bool) {
 		c.iterating--
 		c.maybeCompact()
 	}()
-	n := len(c.items)
-	for i := 0; i < n; i++ {
-		if o := c.items[i]; o != nil && !f(o.(*api.Pod)) {
+	n := c.n
+	for pos := 0; pos < n; pos++ {
+		if o := c.at(pos); o != nil && !f(o.(*api.Pod)) {
 			return
 		}
 	}
