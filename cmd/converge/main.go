@@ -30,6 +30,7 @@ import (
 var commands = []*command{
 	serveCommand,
 	runCommand,
+	compareCommand,
 	validateCommand,
 	shareCommand,
 	unshareCommand,
