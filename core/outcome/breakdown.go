@@ -23,6 +23,9 @@ type Rollout struct {
 	// in the order of PartKeys, the empty ones left out. Their seconds add
 	// up to End - Start.
 	Parts []Part
+	// Spans are the same seconds in time order: each run of seconds spent
+	// the same way.
+	Spans []Span
 	// Stuck is the last reason a new pod was stuck for (ImagePullBackOff,
 	// CrashLoopBackOff, Unschedulable, ...); "" when none was.
 	Stuck string
@@ -41,6 +44,12 @@ const (
 
 // Seconds is End - Start.
 func (r Rollout) Seconds() int64 { return r.End - r.Start }
+
+// Span is the seconds From..To-1 of a rollout, all spent the way Key says.
+type Span struct {
+	Key      string
+	From, To int64
+}
 
 // Part is the seconds of a rollout spent one way.
 type Part struct {
@@ -205,7 +214,13 @@ func Rollouts(hist []sim.Sample, name string, upTo int64) []Rollout {
 			// The last second measured is now: it has not been spent yet.
 			closeAt(t, StateInProgress)
 		default:
-			spent[Classify(ds)]++
+			k := Classify(ds)
+			spent[k]++
+			if n := len(cur.Spans); n > 0 && cur.Spans[n-1].Key == k && cur.Spans[n-1].To == t {
+				cur.Spans[n-1].To = t + 1
+			} else {
+				cur.Spans = append(cur.Spans, Span{Key: k, From: t, To: t + 1})
+			}
 		}
 	}
 	return out

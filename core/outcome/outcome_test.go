@@ -244,6 +244,13 @@ func TestTheBreakdownAddsUpToTheRollout(t *testing.T) {
 						sum += p.Seconds
 					}
 					assert.Equal(t, r.Seconds(), sum, "%s rollout at %ds: %+v", d.Name, r.Start, r.Parts)
+					from := r.Start
+					for _, sp := range r.Spans {
+						assert.Equal(t, from, sp.From, "spans follow one another")
+						assert.Greater(t, sp.To, sp.From)
+						from = sp.To
+					}
+					assert.Equal(t, r.End, from, "spans cover the rollout")
 				}
 			}
 		})

@@ -441,3 +441,12 @@ func (p *parser) selectVariants(s *Scenario, raw []rawVariant, objectsOK bool) {
 	}
 	s.Objects = s.Variants[0].Objects
 }
+
+// String is the patch as a line of YAML: `deploy/web: {spec: {replicas: 3}}`.
+func (p Patch) String() string {
+	b, err := encode(&yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{jsonNode(p.JSON)}})
+	if err != nil {
+		return p.Target + ": " + string(p.JSON)
+	}
+	return p.Target + ": " + strings.TrimSpace(string(b))
+}

@@ -225,3 +225,16 @@ func TestApplyPatch(t *testing.T) {
 		})
 	}
 }
+
+func TestPatchString(t *testing.T) {
+	t.Parallel()
+	s := loadOK(t, "variants.yaml")
+	var got []string
+	for _, p := range s.Variants[2].Patches {
+		got = append(got, p.String())
+	}
+	assert.Equal(t, []string{
+		"deployments.apps/web: {spec: {strategy: {type: Recreate, rollingUpdate: null}}}",
+		`cm/settings: {data: {mode: null, slow: "true"}}`,
+	}, got)
+}
