@@ -10,9 +10,11 @@ import (
 
 	"honnef.co/go/js/dom/v2"
 
+	"converge/core/compare"
 	"converge/core/kubectl"
 	"converge/core/scenario"
 	"converge/core/sim"
+	"converge/core/view"
 	"converge/wasm/bridge"
 )
 
@@ -38,6 +40,15 @@ type Instance struct {
 	// link, an unknown built-in name. It says what is shown instead. ""
 	// when there is none; the next successful load clears it.
 	Err string
+	// Compare is the Compare view's variants (core/compare), led by Sim:
+	// every variant of Sim's scenario on Sim's clock. It is set whenever
+	// the scenario has variants, or the compare view was asked for
+	// (&compare=1, <converge-sim compare>: then a scenario without
+	// variants is one column); nil otherwise. Step, SeekTo and Run move
+	// every variant.
+	Compare *compare.Run
+	// WantCompare is whether the compare view was asked for.
+	WantCompare bool
 
 	lib *bridge.Library
 	// newRenderer makes the renderers that Mount attaches; nil draws
@@ -149,7 +160,38 @@ func (i *Instance) LoadBuiltin(name string) error {
 
 func (i *Instance) set(s *sim.Sim, src []byte, name string) {
 	i.Sim, i.Source, i.Name, i.Err = s, src, name, ""
+	i.compareVariants()
 	i.Changed()
+}
+
+// compareVariants sets Compare for the current Sim (see Compare). A
+// variant that cannot start is said in Err, and the single view shown.
+func (i *Instance) compareVariants() {
+	i.Compare = nil
+	if i.Sim == nil || (!i.WantCompare && len(i.Sim.Scenario().Variants) == 0) {
+		return
+	}
+	r, err := compare.Around(i.Sim, sim.Options{})
+	if err != nil {
+		i.Err = joinSentences(i.Err, "The variants cannot be compared: "+err.Error()+".")
+		return
+	}
+	i.Compare = r
+}
+
+// joinSentences joins two messages, either of which may be "".
+func joinSentences(a, b string) string {
+	if a == "" || b == "" {
+		return a + b
+	}
+	return a + " " + b
+}
+
+// follow brings the other variants to Sim's second.
+func (i *Instance) follow() {
+	if i.Compare != nil {
+		i.Compare.Follow()
+	}
 }
 
 // Open opens what an address asks for (bridge.Decide: a share, a built-in
@@ -162,8 +204,39 @@ func (i *Instance) Open(a bridge.Address) bridge.Open {
 		i.Sim.SeekTo(o.T)
 	}
 	i.Err = o.Error
+	i.WantCompare = o.Compare
+	i.compareVariants()
 	i.Changed()
 	return o
+}
+
+// Outcomes are the outcomes of every variant so far (compare.Run.Outcomes
+// at the current second): one variant, named after the scenario, when the
+// instance is not compared.
+func (i *Instance) Outcomes() compare.Table {
+	if i.Compare != nil {
+		return i.Compare.Outcomes(i.Sim.T())
+	}
+	r, err := compare.Around(i.Sim, sim.Options{})
+	if err != nil {
+		return compare.Table{Variants: []compare.VariantOutcome{}}
+	}
+	return r.Outcomes(i.Sim.T())
+}
+
+// RolloutTimes is where the time of each rollout of the Deployment named
+// name (or the first by name, when "") went up to now, the latest first;
+// empty without such a Deployment.
+func (i *Instance) RolloutTimes(name string) []view.RolloutTime {
+	if name == "" {
+		if d := view.Focus(i.Sim, ""); d != nil {
+			name = d.Name
+		}
+	}
+	if name == "" {
+		return []view.RolloutTime{}
+	}
+	return view.RolloutTimes(i.Sim, name)
 }
 
 // Scenarios lists the built-in library.
@@ -185,6 +258,7 @@ func (i *Instance) Step(n int) {
 		return
 	}
 	i.Sim.Step(int(min(int64(max(n, 1)), left)))
+	i.follow()
 	i.Changed()
 }
 
@@ -196,6 +270,7 @@ func (i *Instance) SeekTo(t int64) {
 		return
 	}
 	i.Sim.SeekTo(min(max(t, 0), MaxSeconds))
+	i.follow()
 	i.Changed()
 }
 
@@ -207,7 +282,12 @@ func (i *Instance) Run(line string) sim.StepResult {
 	if i.Sim == nil {
 		return sim.StepResult{Action: line, Error: ErrNoScenario.Error(), Index: -1}
 	}
-	r := i.Sim.Run(line)
+	var r sim.StepResult
+	if i.Compare != nil {
+		r = i.Compare.Run(line)
+	} else {
+		r = i.Sim.Run(line)
+	}
 	i.Changed()
 	return r
 }
@@ -262,7 +342,7 @@ func (i *Instance) dispose() {
 		m.renderer.Dispose()
 	}
 	i.mounts = nil
-	i.Sim, i.Source = nil, nil
+	i.Sim, i.Source, i.Compare = nil, nil, nil
 	for _, f := range i.funcs {
 		f.Release()
 	}

@@ -38,6 +38,7 @@ type app struct {
 	timeline   *timelinePart
 	why        *whyPart
 	rollout    *rolloutPart
+	compare    *comparePart
 	loop       *loopPart
 	tabs       *tabsPart
 	play       *player
@@ -75,14 +76,15 @@ func (a *app) build() {
 	a.timeline = newTimeline(a)
 	a.why = newWhy(a)
 	a.rollout = newRollout(a)
+	a.compare = newCompare(a)
 	a.loop = newLoop(a)
 	if a.opts.Embed {
 		a.embedTitle = d.el("p", "cv-embed-title")
-		a.el.add(a.embedTitle, a.alert, a.loading, a.timeline.el, a.why.el, a.rollout.el, a.loop.el)
+		a.el.add(a.embedTitle, a.alert, a.loading, a.timeline.el, a.compare.el, a.why.el, a.rollout.el, a.loop.el)
 	} else {
 		a.intro = newIntro(a)
 		a.tabs = newTabs(a)
-		main := d.el("div", "cv-main").add(a.why.el, a.rollout.el, a.tabs.el)
+		main := d.el("div", "cv-main").add(a.compare.el, a.why.el, a.rollout.el, a.tabs.el)
 		side := d.el("aside", "cv-side").add(a.intro.el, a.loop.el, a.intro.checksEl)
 		side.setAttr("aria-label", "Scenario and controllers")
 		a.el.add(a.alert, a.intro.bar, a.timeline.el, a.loading, d.el("div", "cv-grid").add(main, side))
@@ -132,9 +134,22 @@ func (a *app) Render(inst *Instance) {
 // renderParts draws every part on screen.
 func (a *app) renderParts(prof profiler) {
 	prof.part("timeline", func() { a.timeline.render(a) })
-	prof.part("why", func() { a.why.render(a) })
-	prof.part("rollout", func() { a.rollout.render(a) })
-	prof.part("loop", func() { a.loop.render(a) })
+	// The Compare view takes the place of the why-lines and the rollout
+	// when the instance compares variants (Instance.Compare).
+	compared := a.inst.Compare != nil
+	a.compare.el.setHidden(!compared)
+	a.why.el.setHidden(compared)
+	a.rollout.el.setHidden(compared)
+	if compared {
+		prof.part("compare", func() { a.compare.render(a) })
+	} else {
+		prof.part("why", func() { a.why.render(a) })
+		prof.part("rollout", func() { a.rollout.render(a) })
+	}
+	a.loop.el.setHidden(compared && a.opts.Embed)
+	if !compared || !a.opts.Embed {
+		prof.part("loop", func() { a.loop.render(a) })
+	}
 	if !a.opts.Embed {
 		prof.part("intro", func() { a.intro.render(a) })
 		prof.part("tab", func() { a.tabs.render(a) })

@@ -15,6 +15,11 @@ import (
 type timelinePart struct {
 	el, playBtn, backBtn, stepBtn, speed, now, clock, scrub, marks *node
 	markers                                                        *keyed[node]
+	// bands are where the focus Deployment's rollouts spent their time
+	// (view.TimeBands), under the scrubber; deadline the progress
+	// deadline's mark.
+	bandsEl, deadline *node
+	bands             *keyed[node]
 }
 
 func newTimeline(a *app) *timelinePart {
@@ -42,7 +47,13 @@ func newTimeline(a *app) *timelinePart {
 	t.scrub.setAttr("aria-label", "Time (seconds); drag to seek")
 	t.marks = d.el("div", "cv-marks")
 	t.marks.setAttr("aria-hidden", "true")
-	track := d.el("div", "cv-track").add(t.marks, t.scrub)
+	t.bandsEl = d.el("div", "cv-time-bands")
+	t.bandsEl.setAttr("aria-hidden", "true")
+	t.bands = newKeyed(t.bandsEl, func(string) *node { return d.el("span", "cv-time-band") }, func(n *node) *node { return n })
+	t.deadline = d.el("span", "cv-deadline-mark")
+	t.deadline.setHidden(true)
+	t.bandsEl.add(t.deadline)
+	track := d.el("div", "cv-track").add(t.marks, t.scrub, t.bandsEl)
 	t.markers = newKeyed(t.marks, func(string) *node { return d.el("span", "cv-mark") }, func(n *node) *node { return n })
 	clock := d.el("div", "cv-time").add(t.now, t.clock)
 	t.el.add(d.el("div", "cv-controls").add(t.playBtn, t.backBtn, t.stepBtn, t.speed), clock, track)
@@ -106,6 +117,24 @@ func (t *timelinePart) render(a *app) {
 		n.setAttr("title", m.Label)
 		n.setAttr("data-t", strconv.FormatInt(m.T, 10))
 	})
+	bands, mark := view.TimeBands(a.inst.Sim, a.focus)
+	bandKeys := make([]string, len(bands))
+	for i, b := range bands {
+		bandKeys[i] = b.Key
+	}
+	t.bands.sync(bandKeys, func(i int, n *node) {
+		b := bands[i]
+		n.setClass("cv-time-band cv-part-" + b.Part)
+		n.setStyle("left", b.Left+"%")
+		n.setStyle("width", b.Width+"%")
+		n.setAttr("title", b.Label)
+	})
+	t.deadline.setHidden(mark == nil)
+	if mark != nil {
+		t.deadline.setClass("cv-deadline-mark cv-deadline-" + mark.Kind)
+		t.deadline.setStyle("left", mark.Left+"%")
+		t.deadline.setAttr("title", mark.Label)
+	}
 }
 
 // stepBy pauses and moves by n seconds: forward by stepping, back by

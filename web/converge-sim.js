@@ -4,10 +4,12 @@
 //   <script type="module" src=".../converge.js"></script>
 //   <converge-sim scenario="rolling-update" t="30"></converge-sim>
 //   <converge-sim share="SHARE"></converge-sim>
+//   <converge-sim scenario="compare-strategies" compare></converge-sim>
 //
 // Each element owns one simulation (converge.create()), opens what its
 // attributes ask for (share wins over scenario; neither opens the default
-// scenario; t is the second to open at) and draws it in its shadow root in
+// scenario; t is the second to open at; compare asks for the Compare view,
+// which a scenario with variants gets anyway) and draws it in its shadow root in
 // the compact embed view. Changing an attribute reopens; removing the
 // element disposes its simulation. The Go side decides everything (what to
 // open, the fallback and its message, the drawing); this class only forwards
@@ -28,7 +30,7 @@ export function defineElement(converge) {
   if (!globalThis.customElements || customElements.get("converge-sim")) return;
 
   class ConvergeSim extends HTMLElement {
-    static observedAttributes = ["scenario", "share", "t"];
+    static observedAttributes = ["scenario", "share", "t", "compare"];
 
     /** @type {Simulation | null} */
     #sim = null;
@@ -92,6 +94,8 @@ export function defineElement(converge) {
         const value = this.getAttribute(name);
         if (value !== null) /** @type {any} */ (request)[name] = value;
       }
+      const compare = this.getAttribute("compare");
+      if (compare !== null && compare !== "false") request.compare = true;
       return /** @type {Simulation} */ (this.#sim).open(request);
     }
 

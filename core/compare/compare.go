@@ -51,6 +51,37 @@ func New(scn *scenario.Scenario, opts sim.Options) (*Run, error) {
 	return r, nil
 }
 
+// Around makes the Run of lead's scenario whose first variant is lead
+// itself (a simulation already running, at any second): the others start
+// at t=0 and are brought to lead's second. When lead's scenario has no
+// variants the Run is lead alone, named after the scenario. lead's
+// scenario should select its first variant (as scenario.Parse does); the
+// others are its siblings by name.
+func Around(lead *sim.Sim, opts sim.Options) (*Run, error) {
+	scn := lead.Scenario()
+	names := scn.VariantNames()
+	if len(names) == 0 {
+		return &Run{Variants: []Variant{{Name: scn.Name, Sim: lead}}}, nil
+	}
+	r := &Run{Variants: []Variant{{Name: scn.Selected(), Sim: lead}}}
+	for _, name := range names {
+		if name == scn.Selected() {
+			continue
+		}
+		v, err := scn.WithVariant(name)
+		if err != nil {
+			return nil, err
+		}
+		s, err := sim.New(v, opts)
+		if err != nil {
+			return nil, fmt.Errorf("variant %s: %w", name, err)
+		}
+		r.Variants = append(r.Variants, Variant{Name: name, Sim: s})
+	}
+	r.Follow()
+	return r, nil
+}
+
 // Lead is the first variant's simulation, the one the others follow.
 func (r *Run) Lead() *sim.Sim { return r.Variants[0].Sim }
 

@@ -155,3 +155,30 @@ func TestTexts(t *testing.T) {
 	assert.Equal(t, []string{"45s", "1m", "2m5s", "1h", "1h2m"},
 		[]string{compare.Seconds(45), compare.Seconds(60), compare.Seconds(125), compare.Seconds(3600), compare.Seconds(3720)})
 }
+
+func TestAroundARunningSimulation(t *testing.T) {
+	t.Parallel()
+	lead := simrun.New(t, simrun.Builtin(t, "compare-strategies"))
+	lead.SeekTo(33)
+	r, err := compare.Around(lead, sim.Options{})
+	require.NoError(t, err)
+	require.Len(t, r.Variants, 4)
+	assert.Same(t, lead, r.Lead(), "the running simulation leads")
+	for _, v := range r.Variants {
+		assert.Equal(t, int64(33), v.Sim.T(), "%s is at the lead's second", v.Name)
+		assert.Equal(t, v.Name, v.Sim.Scenario().Selected())
+	}
+	fresh := strategies(t)
+	fresh.SeekTo(33)
+	assert.Equal(t, fresh.Outcomes(33), r.Outcomes(33), "the same outcomes as a Run made from the file")
+}
+
+func TestAroundASimulationWithoutVariants(t *testing.T) {
+	t.Parallel()
+	lead := simrun.Load(t, "name: plain\n")
+	r, err := compare.Around(lead, sim.Options{})
+	require.NoError(t, err)
+	require.Len(t, r.Variants, 1)
+	assert.Equal(t, "plain", r.Variants[0].Name)
+	assert.Same(t, lead, r.Lead())
+}

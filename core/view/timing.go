@@ -18,28 +18,32 @@ import (
 // (outcome.Rollouts computes it from the per-second history, up to now).
 type RolloutTime struct {
 	// Key is "DEPLOYMENT@START".
-	Key        string
-	Deployment string
+	Key        string `json:"key"`
+	Deployment string `json:"deployment"`
 	// Title is "Rollout 2 (web-6598877c79)".
-	Title string
-	// State is outcome.StateComplete, StateReplaced or StateInProgress.
-	State   string
-	Seconds int64
-	Parts   []TimePart
+	Title string `json:"title"`
+	// State is outcome.StateComplete, StateReplaced or StateInProgress;
+	// Start is the second it began, Seconds how long it has taken.
+	State   string     `json:"state"`
+	Start   int64      `json:"start"`
+	Seconds int64      `json:"seconds"`
+	Parts   []TimePart `json:"parts"`
 	// Deadline is the progress deadline's clause, "" when it does not
 	// matter (a rollout that completed or was replaced in time);
 	// DeadlineKind is "counting", "paused" or "exceeded".
-	Deadline, DeadlineKind string
+	Deadline     string `json:"deadline"`
+	DeadlineKind string `json:"deadlineKind"`
 	// Text is the whole line.
-	Text string
+	Text string `json:"text"`
 }
 
 // TimePart is the seconds of a rollout spent one way.
 type TimePart struct {
 	// Key is one of outcome.PartKeys; Label its words ("blocked by
 	// maxSurge", "new pods failing (ImagePullBackOff)").
-	Key, Label string
-	Seconds    int64
+	Key     string `json:"key"`
+	Label   string `json:"label"`
+	Seconds int64  `json:"seconds"`
 }
 
 // RolloutTimes returns the rollouts of the Deployment named name up to
@@ -55,7 +59,7 @@ func RolloutTimes(s *sim.Sim, name string) []RolloutTime {
 
 func rolloutTime(r outcome.Rollout) RolloutTime {
 	rt := RolloutTime{Key: r.Deployment + "@" + strconv.FormatInt(r.Start, 10), Deployment: r.Deployment, State: r.State,
-		Seconds: r.Seconds(), Title: rolloutTitle(r)}
+		Start: r.Start, Seconds: r.Seconds(), Title: rolloutTitle(r)}
 	var parts []string
 	for _, p := range r.Parts {
 		label := outcome.PartLabel(p.Key)

@@ -70,6 +70,9 @@ func TestParseAddress(t *testing.T) {
 			want: Address{Scenario: "alpha", T: "30", Embed: true}},
 		{name: "embed without a value", href: "/?embed", want: Address{Embed: true}},
 		{name: "embed=0 is off", href: "/?embed=0", want: Address{}},
+		{name: "compare", href: "/?scenario=a&compare=1", want: Address{Scenario: "a", Compare: true}},
+		{name: "compare without a value, in the fragment", href: "/#s=x&compare", want: Address{Share: "x", HasShare: true, Compare: true}},
+		{name: "compare=0 is off", href: "/?compare=0", want: Address{}},
 		{name: "the fragment wins over the query", href: "/?t=5&scenario=a#s=x&t=9",
 			want: Address{Share: "x", HasShare: true, Scenario: "a", T: "9"}},
 		{name: "an unparseable URL gives nothing", href: "http://h/%zz", want: Address{}},
@@ -172,6 +175,28 @@ func TestDecideWithNothingToOpen(t *testing.T) {
 			o := Decide(tc.href, tc.lib)
 			assert.Nil(t, o.Sim)
 			assert.Contains(t, o.Error, tc.wantErr)
+		})
+	}
+}
+
+func TestOpenResultSaysCompare(t *testing.T) {
+	t.Parallel()
+	variants := "name: two\nobjects:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: c}, data: {k: a}}\n" +
+		"variants:\n- name: a\n- name: b\n  patch:\n    configmap/c: {data: {k: b}}\n"
+	tests := []struct {
+		name, href string
+		want       bool
+	}{
+		{name: "a scenario without variants", href: "/?scenario=beta", want: false},
+		{name: "asked for", href: "/?scenario=beta&compare=1", want: true},
+		{name: "a shared scenario with variants", href: "/#s=" + share(t, variants), want: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			o := Decide(tc.href, testLibrary())
+			require.Empty(t, o.Error)
+			assert.Equal(t, tc.want, o.Result().Compare)
 		})
 	}
 }
