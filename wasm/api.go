@@ -27,6 +27,8 @@ func (p *page) newObject(inst *Instance) js.Value {
 	p.stepping(f, inst)
 	p.reading(f, inst)
 	p.mounting(f, inst)
+	p.saving(f, inst)
+	p.exporting(f, inst)
 	inst.obj = f.obj
 	inst.funcs = f.list
 	return f.obj
@@ -127,7 +129,8 @@ func traceLine(inst *Instance) (any, error) {
 }
 
 func (p *page) stepping(f *funcs, inst *Instance) {
-	// steps checks step's and advance's argument and steps.
+	// steps checks step's and advance's argument and steps; a step that
+	// would keep the page busy beyond about a second is refused.
 	steps := func(a args) error {
 		if err := live(inst); err != nil {
 			return err
@@ -141,6 +144,9 @@ func (p *page) stepping(f *funcs, inst *Instance) {
 		}
 		if inst.Sim.T()+n > MaxSeconds {
 			return a.errorf("t=%d is past 24h, the longest a simulation runs", inst.Sim.T()+n)
+		}
+		if err := inst.checkBlock(fmt.Sprintf("%s(%d)", a.fn, n), inst.Sim.T()+n, n); err != nil {
+			return err
 		}
 		inst.Step(int(n))
 		return nil
@@ -157,21 +163,54 @@ func (p *page) stepping(f *funcs, inst *Instance) {
 		}
 		return inst.Sim.T(), nil
 	})
-	// seeks checks seek's and moveTo's argument and seeks.
-	seeks := func(a args) error {
+	// target checks the second that seek, moveTo and seekAsync take.
+	target := func(a args) (int64, error) {
 		if err := live(inst); err != nil {
-			return err
+			return 0, err
 		}
 		t, err := a.integer(0, "t", -1)
 		switch {
 		case err != nil:
-			return err
+			return 0, err
 		case t < 0 || t > MaxSeconds:
-			return a.errorf("t must be a second between 0 and %d, not %s", MaxSeconds, typeName(a.get(0)))
+			return 0, a.errorf("t must be a second between 0 and %d, not %s", MaxSeconds, typeName(a.get(0)))
+		}
+		return t, nil
+	}
+	// seeks checks seek's and moveTo's argument and seeks; a seek that
+	// would keep the page busy beyond about a second is refused.
+	seeks := func(a args) error {
+		t, err := target(a)
+		if err != nil {
+			return err
+		}
+		if err := inst.checkBlock(fmt.Sprintf("%s(%d)", a.fn, t), t, bridge.SeekWork(inst.Sim, t)); err != nil {
+			return err
 		}
 		inst.SeekTo(t)
 		return nil
 	}
+	f.set("seekAsync", valueFunc, func(a args) (any, error) {
+		t, err := target(a)
+		if err != nil {
+			return nil, err
+		}
+		opts, err := a.object(1, "the options", true)
+		if err != nil {
+			return nil, err
+		}
+		onProgress, signal := js.Undefined(), js.Undefined()
+		if opts.Type() == js.TypeObject {
+			onProgress, signal = opts.Get("onProgress"), opts.Get("signal")
+			if !onProgress.IsUndefined() && onProgress.Type() != js.TypeFunction {
+				return nil, a.errorf("options.onProgress must be a function, not %s", typeName(onProgress))
+			}
+			if !signal.IsUndefined() && (signal.Type() != js.TypeObject || signal.Get("aborted").Type() != js.TypeBoolean) {
+				return nil, a.errorf("options.signal must be an AbortSignal, not %s", typeName(signal))
+			}
+		}
+		return seekPromise(inst, t, onProgress, signal), nil
+	})
 	f.set("seek", valueFunc, func(a args) (any, error) {
 		if err := seeks(a); err != nil {
 			return nil, err

@@ -19,6 +19,9 @@ type page struct {
 	// obj is the raw bridge object; funcs its functions.
 	obj   js.Value
 	funcs *funcs
+	// storage is the page's library of saved scenarios and draft, shared
+	// by its instances (storage_js.go).
+	storage *storage
 }
 
 // newPage makes the raw bridge object for a page whose library is lib and
@@ -27,13 +30,15 @@ type page struct {
 //
 //	version          the simulator's version
 //	default          the default instance's raw object
-//	create()         a new instance's raw object
+//	create()         a new instance's raw object, or, beyond the page's
+//	                 memory budget, the JSON of {ok: false, error}
 //	scenarios()      JSON [{name, title, description}]
 //	fromFragment(s)  the YAML a share payload carries, or an Error
 //	toFragment(yaml) the share payload of a YAML text, or an Error
 //	count()          how many instances are alive
 func newPage(lib *bridge.Library, newRenderer RendererFunc) *page {
-	p := &page{instances: newInstances(lib, newRenderer)}
+	p := &page{instances: newInstances(lib, newRenderer), storage: newStorage(indexedDBFS)}
+	p.instances.storage = p.storage
 	p.funcs = &funcs{obj: js.Global().Get("Object").New()}
 	p.obj = p.funcs.obj
 	p.obj.Set("version", version.Version)
@@ -43,6 +48,9 @@ func newPage(lib *bridge.Library, newRenderer RendererFunc) *page {
 	f.set("create", valueFunc, func(a args) (any, error) {
 		if err := a.atMost(0); err != nil {
 			return nil, err
+		}
+		if err := p.instances.checkBudget(); err != nil {
+			return failedCreate(err), nil
 		}
 		return p.newObject(p.instances.create()), nil
 	})

@@ -102,11 +102,37 @@
 //
 // # The address
 //
-// The page (not an embed) rewrites its address with history.replaceState:
-// ?scenario=NAME after the picker loads a built-in, #s=SHARE after a
-// console command, the rollback button or the selectors' apply added a
-// step, or the editor's Apply changed the scenario. Nothing else writes the
-// address.
+// The page (not an embed) rewrites its address with history.replaceState
+// so that a reload or a copied address opens what it shows, at its second
+// (app.syncAddress, view.Link): ?scenario=NAME&t=T while the scenario is
+// exactly a built-in one, #s=SHARE&t=T once it is the user's own (a
+// console command, the editor's Apply, a link, My scenarios, an import).
+// An action that changes the scenario writes it at once; a change of time
+// alone (a step, a seek, a pause: player.halt) writes it 400 ms after time
+// stops moving (app.addressLater), since browsers limit how often a page
+// may rewrite its address. A scenario too large for a link leaves the
+// address as it was; the Share button says why. Share copies the same link
+// with the page's origin (navigator.clipboard.writeText, called from the
+// click handler, which the browser requires), or shows it to copy by hand.
+//
+// # My scenarios, the draft and the downloads
+//
+// The page's library (core/library: saved scenarios and the editor's
+// draft) lives in hackpadfs' IndexedDB filesystem, opened on first use
+// (storage_js.go), or in a mem filesystem where IndexedDB cannot be used
+// (no indexedDB, as under Node; one that throws or refuses to open; a
+// write refused later, such as its quota), which the page says once
+// (view.StorageNotice). IndexedDB calls block on promises, so every use
+// runs in a goroutine (app.async, makePromise, time.AfterFunc), one at a
+// time (storage.use), never on the event loop. The JS API's save, saved,
+// openSaved, deleteSaved, renameSaved, duplicateSaved and storage return
+// Promises (api_saved.go). The editor keeps its text as a draft 600 ms
+// after typing stops (ui_draft.go) and, once the page has opened, offers a
+// draft whose text differs from the editor's. The downloads are made in
+// Go (wasm/bridge: ScenarioFile, KubectlFile, TraceFile, ChartsFile) and
+// handed to the browser as a Blob. Instance.SaveWork keeps what the user
+// would lose if the page stopped (a scenario of their own, the editor's
+// edits as the draft), for whatever must stop the runtime.
 //
 // # Embedding
 //
@@ -115,6 +141,21 @@
 // When mount returns false (no renderer) the element shows the instance's
 // error itself, in a <p role="alert" part="message">; otherwise the
 // renderer shows it.
+//
+// # Seeks in slices
+//
+// Nothing blocks the page for long (docs/limits.md). A seek goes in slices
+// of about 50 ms, one per animation frame (seek.go; bridge.Seek decides
+// what a slice does): the page's scrubber, its step back, the &t= of an
+// address and <converge-sim t=...> (Open) and the JS API's seekAsync. A
+// short one is done in its first slice, at once; a longer one shows its
+// progress under the timeline with Cancel (a progressRenderer draws it
+// between slices, the rest of the page waits for the end) and draws the
+// whole page once when it is there. Any other change of the instance
+// stops it at the whole second it reached. Every step and seek is timed
+// (bridge.Meter): the synchronous seek, moveTo, step and advance refuse a
+// jump estimated beyond about a second, with a message that names
+// seekAsync, and the play loop computes at most a slice's worth per frame.
 //
 // # Costs and profiling
 //

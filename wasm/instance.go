@@ -49,8 +49,16 @@ type Instance struct {
 	Compare *compare.Run
 	// WantCompare is whether the compare view was asked for.
 	WantCompare bool
+	// SavedAs is the saved scenario (My scenarios) the simulation was
+	// opened from or last saved as; "" for none. A load clears it.
+	SavedAs string
+	// origin is where the scenario came from, for the picker and the
+	// page's links (Origin).
+	origin view.Origin
 
 	lib *bridge.Library
+	// storage is the page's library of saved scenarios and draft.
+	storage *storage
 	// newRenderer makes the renderers that Mount attaches; nil draws
 	// nothing.
 	newRenderer RendererFunc
@@ -63,6 +71,9 @@ type Instance struct {
 	funcs    []js.Func
 	obj      js.Value
 	disposed bool
+	// seek is the instance's seeking: its meter and the seek in slices
+	// under way (seek.go).
+	seek seeker
 }
 
 // mount is one renderer and the node it draws into.
@@ -103,6 +114,9 @@ func (i *Instance) Changed() {
 	if i.batching > 0 {
 		return
 	}
+	// The variants of the Compare view follow the lead (Sim) to its
+	// second, however it got there (a step, a seek in slices, a command).
+	i.follow()
 	for _, m := range i.mounts {
 		renderSafely(i, m.renderer)
 	}
@@ -137,6 +151,7 @@ func renderSafely(i *Instance, r Renderer) {
 func (i *Instance) Load(src []byte) scenario.Problems {
 	p := bridge.Prepare(src, "scenario.yaml")
 	if p.Sim != nil {
+		i.stopSeek(&stopError{"stopped by a load"})
 		i.set(p.Sim, p.Source, "")
 	}
 	return p.Problems
@@ -154,15 +169,34 @@ func (i *Instance) LoadBuiltin(name string) error {
 	if p.Sim == nil {
 		return p.Problems.Errors()
 	}
+	i.stopSeek(&stopError{"stopped by a load"})
 	i.set(p.Sim, p.Source, name)
 	return nil
 }
 
 func (i *Instance) set(s *sim.Sim, src []byte, name string) {
-	i.Sim, i.Source, i.Name, i.Err = s, src, name, ""
+	i.Sim, i.Source, i.Name, i.Err, i.SavedAs = s, src, name, "", ""
+	i.origin = view.Origin{Name: name, LoadedSteps: len(s.Scenario().Steps)}
 	i.compareVariants()
 	i.Changed()
 }
+
+// OpenSaved loads data, the saved scenario name, as Load does, and
+// remembers the name (SavedAs).
+func (i *Instance) OpenSaved(name string, data []byte) scenario.Problems {
+	var probs scenario.Problems
+	i.Batch(func() {
+		probs = i.Load(data)
+		if !probs.HasErrors() {
+			i.SavedAs = name
+		}
+	})
+	return probs
+}
+
+// Origin is where the scenario came from: a built-in's name and its steps
+// then, or nothing for a scenario of the user's own (view.Origin).
+func (i *Instance) Origin() view.Origin { return i.origin }
 
 // compareVariants sets Compare for the current Sim (see Compare). A
 // variant that cannot start is said in Err, and the single view shown.
@@ -196,15 +230,20 @@ func (i *Instance) follow() {
 
 // Open opens what an address asks for (bridge.Decide: a share, a built-in
 // name, a time), falling back to the library's default with Err set when it
-// cannot, then seeks to the address's t and calls Changed.
+// cannot, then seeks to the address's t (in slices when it is far: Open
+// returns with the seek under way) and calls Changed.
 func (i *Instance) Open(a bridge.Address) bridge.Open {
 	o := bridge.DecideAddress(a, i.lib)
-	if o.Sim != nil {
-		i.Sim, i.Source, i.Name = o.Sim, o.Source, o.Name
-		i.Sim.SeekTo(o.T)
-	}
+	i.stopSeek(&stopError{"stopped by an open"})
 	i.Err = o.Error
 	i.WantCompare = o.Compare
+	if o.Sim != nil {
+		i.Sim, i.Source, i.Name, i.SavedAs = o.Sim, o.Source, o.Name, ""
+		i.origin = view.Origin{Name: o.Name, LoadedSteps: len(o.Sim.Scenario().Steps)}
+		i.compareVariants()
+		i.Batch(func() { i.SeekAsync(o.T, nil, js.Undefined(), nil) })
+		return o
+	}
 	i.compareVariants()
 	i.Changed()
 	return o
@@ -215,6 +254,7 @@ func (i *Instance) Open(a bridge.Address) bridge.Open {
 // instance is not compared.
 func (i *Instance) Outcomes() compare.Table {
 	if i.Compare != nil {
+		i.follow()
 		return i.Compare.Outcomes(i.Sim.T())
 	}
 	r, err := compare.Around(i.Sim, sim.Options{})
@@ -253,12 +293,13 @@ func (i *Instance) Step(n int) {
 	if i.Sim == nil {
 		return
 	}
+	i.stopSeek(&stopError{"stopped by a step"})
 	left := MaxSeconds - i.Sim.T()
 	if left <= 0 {
 		return
 	}
-	i.Sim.Step(int(min(int64(max(n, 1)), left)))
-	i.follow()
+	k := min(int64(max(n, 1)), left)
+	i.measured(k, func() { i.Sim.Step(int(k)) })
 	i.Changed()
 }
 
@@ -269,8 +310,9 @@ func (i *Instance) SeekTo(t int64) {
 	if i.Sim == nil {
 		return
 	}
-	i.Sim.SeekTo(min(max(t, 0), MaxSeconds))
-	i.follow()
+	i.stopSeek(&stopError{"stopped by a seek"})
+	t = min(max(t, 0), MaxSeconds)
+	i.measured(bridge.SeekWork(i.Sim, t), func() { i.Sim.SeekTo(t) })
 	i.Changed()
 }
 
@@ -282,8 +324,10 @@ func (i *Instance) Run(line string) sim.StepResult {
 	if i.Sim == nil {
 		return sim.StepResult{Action: line, Error: ErrNoScenario.Error(), Index: -1}
 	}
+	i.stopSeek(&stopError{"stopped by a command"})
 	var r sim.StepResult
 	if i.Compare != nil {
+		i.follow()
 		r = i.Compare.Run(line)
 	} else {
 		r = i.Sim.Run(line)
@@ -338,6 +382,7 @@ func (i *Instance) Unmount(root js.Value) {
 // dispose disposes every renderer, drops the simulation and releases the
 // instance's js.Funcs. The instance is unusable afterwards.
 func (i *Instance) dispose() {
+	i.stopSeek(&stopError{fmt.Sprintf("simulation %d is disposed", i.ID)})
 	for _, m := range i.mounts {
 		m.renderer.Dispose()
 	}
@@ -354,21 +399,24 @@ func (i *Instance) dispose() {
 // one; nothing else holds instances.
 type instances struct {
 	lib         *bridge.Library
+	storage     *storage
 	newRenderer RendererFunc
 	next        int
 	byID        map[int]*Instance
+	// budget is what the instances may hold together (budget.go).
+	budget int64
 }
 
 // newInstances makes the table of a page whose library is lib and whose
 // instances draw with newRenderer (nil: they draw nothing).
 func newInstances(lib *bridge.Library, newRenderer RendererFunc) *instances {
-	return &instances{lib: lib, newRenderer: newRenderer, byID: map[int]*Instance{}}
+	return &instances{lib: lib, newRenderer: newRenderer, byID: map[int]*Instance{}, budget: PageMemoryBudget}
 }
 
 // create adds an instance with no simulation.
 func (t *instances) create() *Instance {
 	t.next++
-	inst := &Instance{ID: t.next, lib: t.lib, newRenderer: t.newRenderer}
+	inst := &Instance{ID: t.next, lib: t.lib, storage: t.storage, newRenderer: t.newRenderer}
 	t.byID[inst.ID] = inst
 	return inst
 }

@@ -42,6 +42,12 @@ type app struct {
 	loop       *loopPart
 	tabs       *tabsPart
 	play       *player
+	// rescue keeps the page's rescue copy (rescue.go).
+	rescue rescuer
+	// shareBar is Share, Download and the note under them; keeper keeps
+	// the editor's draft. Both nil in the embed view.
+	shareBar *sharePart
+	keeper   *draftKeeper
 }
 
 // panel is one tab of the page.
@@ -83,11 +89,14 @@ func (a *app) build() {
 		a.el.add(a.embedTitle, a.alert, a.loading, a.timeline.el, a.compare.el, a.why.el, a.rollout.el, a.loop.el)
 	} else {
 		a.intro = newIntro(a)
+		a.shareBar = newShare(a)
+		a.keeper = newDraftKeeper(a)
+		a.intro.bar.add(a.shareBar.el)
 		a.tabs = newTabs(a)
 		main := d.el("div", "cv-main").add(a.compare.el, a.why.el, a.rollout.el, a.tabs.el)
 		side := d.el("aside", "cv-side").add(a.intro.el, a.loop.el, a.intro.checksEl)
 		side.setAttr("aria-label", "Scenario and controllers")
-		a.el.add(a.alert, a.intro.bar, a.timeline.el, a.loading, d.el("div", "cv-grid").add(main, side))
+		a.el.add(a.offerRescue(), a.alert, a.intro.bar, a.shareBar.note, a.keeper.offer, a.timeline.el, a.loading, d.el("div", "cv-grid").add(main, side))
 	}
 	if a.opts.Embed {
 		a.el.setClass("cv-app cv-embed")
@@ -95,6 +104,9 @@ func (a *app) build() {
 	}
 	a.mount.AppendChild(a.el.BasicHTMLElement)
 	a.keys()
+	if a.keeper != nil {
+		a.async(a.keeper.offerDraft)
+	}
 }
 
 // styleLink is the page's stylesheet for a shadow root, found next to
@@ -129,6 +141,7 @@ func (a *app) Render(inst *Instance) {
 	}
 	prof := profiling()
 	prof.part("render", func() { a.renderParts(prof) })
+	a.keepRescue()
 }
 
 // renderParts draws every part on screen.
@@ -157,6 +170,15 @@ func (a *app) renderParts(prof profiler) {
 		a.embedTitle.setText(view.IntroOf(a.inst.Sim).Title)
 	}
 }
+
+// Progress draws the progress of a seek in slices alone (between slices,
+// the rest of the page waits for the seek to end).
+func (a *app) Progress(inst *Instance) {
+	a.inst = inst
+	a.timeline.drawSeeking(a)
+}
+
+var _ progressRenderer = (*app)(nil)
 
 // newSim resets what belongs to the previous simulation.
 func (a *app) newSim() {

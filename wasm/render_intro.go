@@ -8,7 +8,6 @@ import (
 
 	"honnef.co/go/js/dom/v2"
 
-	"converge/core/scenario"
 	"converge/core/view"
 )
 
@@ -16,7 +15,7 @@ import (
 // scenario's card: its title, its description and its checks (the expect
 // steps), which turn green or red as time passes.
 type introPart struct {
-	bar, picker, el, title, desc, more, checksEl, empty *node
+	bar, picker, own, el, title, desc, more, checksEl, empty *node
 	// expanded shows the whole description.
 	expanded bool
 	checks   *keyed[checkRow]
@@ -71,7 +70,7 @@ func newIntro(a *app) *introPart {
 			return
 		}
 		if err := a.inst.LoadBuiltin(name); err == nil {
-			a.replaceURL("?scenario=" + name)
+			a.syncAddress()
 		}
 	})
 	a.ls.on(list, "click", func(ev dom.Event) {
@@ -92,11 +91,16 @@ func (in *introPart) render(a *app) {
 			o.setAttr("title", e.Description)
 			in.picker.add(o)
 		}
-		custom := a.d.el("option", "", "Your own scenario (edited or shared)")
-		custom.SetAttribute("value", "") // an option without a value takes its text
-		in.picker.add(custom)
+		in.own = a.d.el("option", "", view.OwnScenario)
+		in.own.SetAttribute("value", "") // an option without a value takes its text
+		in.picker.add(in.own)
 	}
-	in.picker.setValue(a.inst.Name)
+	// The picker names a built-in only while the scenario is exactly it:
+	// an edit, a console step, a link or My scenarios make it the user's
+	// own.
+	pk := view.PickerOf(a.inst.Origin(), a.inst.Sim.Scenario())
+	in.picker.setValue(pk.Value)
+	in.own.setAttr("title", pk.OwnTitle)
 	s := a.inst.Sim
 	intro := view.IntroOf(s)
 	in.title.setText(intro.Title)
@@ -132,18 +136,5 @@ func (a *app) replaceURL(search string) {
 }
 
 // shareURL puts the current scenario (with the steps added at run time)
-// into the address as #s=SHARE.
-func (a *app) shareURL() {
-	if a.opts.Embed || a.inst.Sim == nil {
-		return
-	}
-	y, err := a.inst.Sim.Scenario().Marshal()
-	if err != nil {
-		return
-	}
-	share, err := scenario.EncodeShare(y)
-	if err != nil {
-		return
-	}
-	a.replaceURL(js.Global().Get("location").Get("pathname").String() + "#s=" + share)
-}
+// and second into the address (syncAddress).
+func (a *app) shareURL() { a.syncAddress() }

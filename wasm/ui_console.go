@@ -89,6 +89,7 @@ func newConsole(a *app) *consolePanel {
 func (p *consolePanel) root() *node { return p.el }
 
 func (p *consolePanel) render(a *app) {
+	a.console.Follow(a.inst.Sim)
 	entries := a.console.Entries()
 	p.empty.setHidden(len(entries) > 0)
 	p.suggestions.sync(view.ConsoleSuggestions(a.inst.Sim, a.focus), func(int, *node) {})
@@ -103,6 +104,11 @@ func (p *consolePanel) render(a *app) {
 		it.out.setHidden(e.Output == "")
 		it.err.setText(e.Error)
 		it.err.setHidden(e.Error == "")
+		if e.Waiting {
+			it.el.setClass("cv-entry cv-waiting")
+		} else {
+			it.el.setClass("cv-entry")
+		}
 	})
 	// A new entry shows: the log scrolls to its end.
 	if n := len(keys); n > 0 && keys[n-1] != p.scrolledTo {

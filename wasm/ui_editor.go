@@ -49,8 +49,9 @@ func newEditor(a *app) *editorPanel {
 	p.problems = d.el("ul", "cv-problems")
 	p.problems.setAttr("aria-label", "Problems")
 	p.problems.setAttr("aria-live", "polite")
-	tools := d.el("div", "cv-toolbar").add(p.apply, p.revert, p.status)
+	tools := d.el("div", "cv-toolbar").add(p.apply, p.revert, p.status, a.keeper.state)
 	p.el.add(tools, d.el("div", "cv-ed").add(p.gutter, p.area), p.problems)
+	a.dropTarget(p.el)
 	self := func(n *node) *node { return n }
 	p.markItems = newKeyed(p.marks, func(string) *editorMark {
 		m := &editorMark{el: d.el("div", "cv-ed-mark"), band: d.el("div", "cv-ed-band"), caret: d.el("span", "cv-ed-caret"),
@@ -64,8 +65,10 @@ func newEditor(a *app) *editorPanel {
 	}, self)
 	a.ls.on(p.text, "input", func(dom.Event) {
 		p.model.Edit(p.text.value())
+		a.keepDraft(p.text.value())
 		p.draw()
 		p.scrolled()
+		a.keeper.edited(p.text.value())
 	})
 	a.ls.on(p.text, "scroll", func(dom.Event) { p.scrolled() })
 	a.ls.on(p.text, "keydown", func(ev dom.Event) {
@@ -79,6 +82,7 @@ func newEditor(a *app) *editorPanel {
 	a.ls.on(p.apply, "click", func(dom.Event) { p.applyText(a) })
 	a.ls.on(p.revert, "click", func(dom.Event) {
 		p.model.Revert()
+		a.keepDraft("")
 		profiling().part("tab", func() { p.render(a) })
 	})
 	a.ls.on(p.problems, "click", func(ev dom.Event) {
@@ -128,7 +132,17 @@ func (p *editorPanel) draw() {
 		m.msg.setText(pr.Message)
 		m.msg.setStyle("left", "calc("+px(editorPad)+" + "+strconv.Itoa(min(max(pr.Col, 1)-1, 40))+"ch)")
 	})
+	// The problems beyond the first 100 are one line that counts them.
+	more := p.model.More()
+	if more != "" {
+		keys = append(keys, "more")
+	}
 	p.problemItems.sync(keys, func(i int, n *node) {
+		if i == len(probs) {
+			n.setClass("cv-problem cv-more")
+			n.setText(more)
+			return
+		}
 		pr := probs[i]
 		n.setClass("cv-problem" + noteClass(pr))
 		n.setText(pr.Place() + ": " + pr.Message)
@@ -143,6 +157,18 @@ func noteClass(pr view.Problem) string {
 		return " cv-note"
 	}
 	return ""
+}
+
+// setEdit puts text into the editor as the user's edit (a restored draft,
+// an import with problems), checked and ready to Apply.
+func (p *editorPanel) setEdit(a *app, text string) {
+	// Take first, so that the model knows the scenario the edit is of and
+	// the next render keeps the text.
+	p.model.Take(a.inst.Sim.Scenario(), a.inst.Source)
+	p.text.setValue(text)
+	p.model.Edit(text)
+	p.draw()
+	p.scrolled()
 }
 
 // scrolled keeps the gutter and the marks aligned with the text.
@@ -170,6 +196,7 @@ func (p *editorPanel) applyText(a *app) {
 	a.inst.Batch(func() {
 		a.play.halt()
 		if p.model.Applied(text, a.inst.Load([]byte(text))) {
+			a.keepDraft("")
 			a.shareURL()
 			a.selectTab("editor")
 		}

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"honnef.co/go/js/dom/v2"
+
+	"converge/wasm/bridge"
 )
 
 // speeds are the play speeds: simulated seconds per real second.
@@ -81,6 +83,8 @@ func (p *player) pause() {
 func (p *player) halt() {
 	p.playing = false
 	p.stop()
+	// The address follows the second where time stops.
+	p.a.addressLater()
 }
 
 // drawControls draws the timeline alone, which shows whether it plays.
@@ -134,7 +138,10 @@ func (p *player) tick(now time.Duration) {
 		s := p.a.inst.Sim
 		end := int64(s.Duration().Seconds())
 		left := int(end - s.T())
-		n = min(n, maxBatch, max(left, 0))
+		// A frame computes at most what fits in a slice of work: on a
+		// large cluster, 64x drops owed time rather than freeze the page.
+		fits := max(int(bridge.SliceBudget/p.a.inst.seek.meter.PerSecond(s)), 1)
+		n = min(n, maxBatch, fits, max(left, 0))
 		if n > 0 {
 			p.frames++
 			// One render, with the play button already off at the end.

@@ -19,7 +19,7 @@ type tabsPart struct {
 // tabTitles are the tabs, in order.
 var tabTitles = []struct{ key, title string }{
 	{"charts", "Charts"}, {"nodes", "Nodes"}, {"events", "Events"}, {"console", "Console"},
-	{"editor", "Editor"}, {"revisions", "Revisions"}, {"selectors", "Selectors"},
+	{"editor", "Editor"}, {"revisions", "Revisions"}, {"selectors", "Selectors"}, {"saved", "My scenarios"},
 }
 
 // simReset is a panel that keeps state about one simulation.
@@ -38,6 +38,7 @@ func newTabs(a *app) *tabsPart {
 	t.panels["editor"] = newEditor(a)
 	t.panels["revisions"] = newRevisions(a)
 	t.panels["selectors"] = newSelectors(a)
+	t.panels["saved"] = newSaved(a)
 	id := itoa(a.inst.ID)
 	t.el.add(t.bar)
 	for _, tt := range tabTitles {

@@ -4,6 +4,7 @@ package main
 
 import (
 	"strconv"
+	"syscall/js"
 
 	"honnef.co/go/js/dom/v2"
 
@@ -20,6 +21,8 @@ type timelinePart struct {
 	// deadline's mark.
 	bandsEl, deadline *node
 	bands             *keyed[node]
+	// seeking shows a seek in slices: its text, its bar and Cancel.
+	seeking, seekText, seekBar, seekCancel *node
 }
 
 func newTimeline(a *app) *timelinePart {
@@ -56,7 +59,7 @@ func newTimeline(a *app) *timelinePart {
 	track := d.el("div", "cv-track").add(t.marks, t.scrub, t.bandsEl)
 	t.markers = newKeyed(t.marks, func(string) *node { return d.el("span", "cv-mark") }, func(n *node) *node { return n })
 	clock := d.el("div", "cv-time").add(t.now, t.clock)
-	t.el.add(d.el("div", "cv-controls").add(t.playBtn, t.backBtn, t.stepBtn, t.speed), clock, track)
+	t.el.add(d.el("div", "cv-controls").add(t.playBtn, t.backBtn, t.stepBtn, t.speed), clock, track, t.newSeeking(a))
 
 	a.ls.on(t.playBtn, "click", func(dom.Event) { a.play.toggle() })
 	a.ls.on(t.stepBtn, "click", func(dom.Event) { a.stepBy(1) })
@@ -91,6 +94,7 @@ func button(d doc, class, label, aria string) *node {
 }
 
 func (t *timelinePart) render(a *app) {
+	t.drawSeeking(a)
 	tl := view.TimelineOf(a.inst.Sim)
 	if a.play.playing {
 		t.playBtn.setText("Pause")
@@ -138,7 +142,8 @@ func (t *timelinePart) render(a *app) {
 }
 
 // stepBy pauses and moves by n seconds: forward by stepping, back by
-// seeking; the page draws once.
+// seeking (in slices, as any seek of the page: the checkpoint before may
+// be far); the page draws once.
 func (a *app) stepBy(n int64) {
 	s := a.inst.Sim
 	if s == nil {
@@ -149,18 +154,49 @@ func (a *app) stepBy(n int64) {
 		if n > 0 {
 			a.inst.Step(int(n))
 		} else {
-			a.inst.SeekTo(s.T() + n)
+			a.inst.SeekAsync(s.T()+n, nil, js.Undefined(), nil)
 		}
 	})
 }
 
-// seek pauses and moves to second t; the page draws once.
+// seek pauses and moves to second t, in slices when it is far (the
+// progress shows under the scrubber, with Cancel); the page draws once
+// when it is there.
 func (a *app) seek(t int64) {
 	if a.inst.Sim == nil {
 		return
 	}
 	a.inst.Batch(func() {
 		a.play.halt()
-		a.inst.SeekTo(t)
+		a.inst.SeekAsync(t, nil, js.Undefined(), nil)
 	})
+}
+
+// newSeeking builds the progress of a seek in slices: a status line, a
+// bar and Cancel, hidden while there is none.
+func (t *timelinePart) newSeeking(a *app) *node {
+	d := a.d
+	t.seeking = d.el("div", "cv-seeking")
+	t.seeking.setAttr("role", "status")
+	t.seekText = d.el("span", "cv-seek-text")
+	t.seekBar = d.el("progress", "cv-seek-bar")
+	t.seekBar.setAttr("aria-label", "Seek progress")
+	t.seekCancel = button(d, "cv-btn", "Cancel", "Stop the seek here")
+	t.seeking.add(t.seekText, t.seekBar, t.seekCancel)
+	t.seeking.setHidden(true)
+	a.ls.on(t.seekCancel, "click", func(dom.Event) { a.inst.CancelSeek() })
+	return t.seeking
+}
+
+// drawSeeking shows the seek under way (view.SeekingOf), or hides it.
+func (t *timelinePart) drawSeeking(a *app) {
+	p, ok := a.inst.Seeking()
+	t.seeking.setHidden(!ok)
+	if !ok {
+		return
+	}
+	v := view.SeekingOf(p.From, p.T, p.Target)
+	t.seekText.setText(v.Text)
+	t.seekBar.setAttr("max", strconv.FormatInt(max(v.Max, 1), 10))
+	t.seekBar.setAttr("value", strconv.FormatInt(v.Value, 10))
 }

@@ -7,7 +7,9 @@ import { converge, ready } from "./converge.js";
 const status = /** @type {HTMLElement} */ (document.getElementById("status"));
 const app = /** @type {HTMLElement} */ (document.getElementById("app"));
 
-ready.then(
+// The first render is a task of its own, after the boot's (the runtime's
+// start and the address's open): no task holds the page for their sum.
+ready.then(() => new Promise((resolve) => setTimeout(resolve, 0))).then(
   () => {
     const api = /** @type {any} */ (converge);
     api.mount(app, { embed: Boolean(api.startup?.embed) });

@@ -63,7 +63,12 @@ export function defineElement(converge) {
       const generation = ++this.#generation;
       this.#opened = converge.ready.then(() => {
         if (generation !== this.#generation || !this.isConnected) return null;
-        this.#sim = converge.create();
+        const sim = converge.create();
+        if (!sim.ok) {
+          this.#show(/** @type {{error: string}} */ (sim).error); // the page's memory budget
+          return null;
+        }
+        this.#sim = /** @type {Simulation} */ (sim);
         const result = this.#open();
         const root = /** @type {ShadowRoot} */ (this.shadowRoot);
         const drawn = this.#sim.mount(root, { embed: true });

@@ -27,6 +27,7 @@
 // `_boot.resolve(bridge)`; this module keeps the raw bridge to itself.
 
 import { defineElement } from "./converge-sim.js";
+import { showStopped, stoppedMessage } from "./crash.js";
 
 /**
  * One simulated second: the same JSON as a line of `converge run --output
@@ -61,8 +62,10 @@ import { defineElement } from "./converge-sim.js";
 /**
  * @typedef {object} LoadResult
  * @property {boolean} ok false when the scenario is invalid (the previous simulation is kept)
- * @property {Problem[]} errors what makes it invalid
- * @property {Problem[]} notes information that does not (a dropped server-set field)
+ * @property {Problem[]} errors what makes it invalid: the first 100
+ * @property {Problem[]} notes information that does not (a dropped server-set field): the first 100
+ * @property {number} moreErrors how many errors there are beyond the first 100
+ * @property {number} moreNotes how many notes there are beyond the first 100
  * @property {string} [error] a failure that is not about the text (an unknown built-in name)
  */
 
@@ -101,8 +104,31 @@ import { defineElement } from "./converge-sim.js";
 /** @typedef {{name: string, title: string, description: string}} ScenarioInfo */
 
 /**
+ * A saved scenario (My scenarios). modified is an RFC 3339 time in UTC with
+ * milliseconds ("2026-03-05T14:02:11.532Z"); size is in bytes.
+ * @typedef {{name: string, modified: string, size: number}} SavedScenario
+ */
+
+/**
+ * Where the page keeps My scenarios: persistent is true while they are in
+ * the browser's IndexedDB; otherwise notice says why they are in memory.
+ * @typedef {{persistent: boolean, notice: string}} StorageState
+ */
+
+/**
+ * A download: its file name, media type and text.
+ * @typedef {{name: string, type: string, text: string}} ExportFile
+ */
+
+/**
  * One second of the charts' history.
  * @typedef {{t: number, deployments: {name: string, desired: number, updated: number, ready: number, available: number, total: number, maxSurge: number, maxUnavailable: number}[], services?: {name: string, requests: number, succeeded: number}[], markers?: {kind: string, label: string}[]}} Sample
+ */
+
+/**
+ * How far a seekAsync has come: the second it is at, the second it computes
+ * from (a checkpoint, or where it was) and its target, and the part done.
+ * @typedef {{t: number, from: number, target: number, fraction: number}} SeekProgress
  */
 
 /** A raw Go function: it returns its value, or an Error object to throw. */
@@ -116,6 +142,39 @@ function unwrap(v) {
   if (v instanceof Error) throw v;
   return v;
 }
+
+/**
+ * Calls a raw Go function; once the Go runtime has exited, throws the
+ * page's plain message instead of wasm_exec's "Go program has already
+ * exited" (see crash.js).
+ * @param {() => unknown} f
+ * @returns {any}
+ */
+function callGo(f) {
+  try {
+    return unwrap(f());
+  } catch (err) {
+    if (err instanceof Error && err.message.includes("Go program has already exited")) {
+      throw new Error(stoppedMessage);
+    }
+    throw err;
+  }
+}
+
+/**
+ * Disposes the Go side of simulations whose JS object was collected
+ * without dispose(), so that leaked create()s do not add up.
+ */
+const leaks =
+  typeof FinalizationRegistry === "function"
+    ? new FinalizationRegistry((/** @type {Record<string, RawFunc>} */ raw) => {
+        try {
+          raw.dispose();
+        } catch {
+          // The runtime has stopped: nothing is left to free.
+        }
+      })
+    : null;
 
 /**
  * One simulation. globalThis.converge has all of these methods for the
@@ -141,6 +200,8 @@ export class Simulation {
     this.id = raw.id;
     /** @readonly the simulator's version, e.g. "0.1.0" */
     this.version = bridge.version;
+    /** @readonly true: create() beyond the page's memory budget gives {ok: false, error} instead */
+    this.ok = true;
   }
 
   /**
@@ -150,7 +211,7 @@ export class Simulation {
    */
   #call(name, ...args) {
     if (this.#disposed) throw new Error(`simulation ${this.id} is disposed`);
-    return unwrap(this.#raw[name](...args));
+    return callGo(() => this.#raw[name](...args));
   }
 
   /**
@@ -159,6 +220,19 @@ export class Simulation {
    */
   #json(name, ...args) {
     return JSON.parse(this.#call(name, ...args));
+  }
+
+  /**
+   * Calls a raw function that returns a Promise of a JSON string (or of
+   * nothing) and parses what it resolves with. A wrong argument is thrown
+   * at once; a failure of the work rejects.
+   * @param {string} name
+   * @param {unknown[]} args
+   * @returns {Promise<any>}
+   */
+  #promise(name, ...args) {
+    const p = /** @type {Promise<string | undefined>} */ (this.#call(name, ...args));
+    return p.then((s) => (s === undefined || s === null ? undefined : JSON.parse(s)));
   }
 
   /**
@@ -216,10 +290,25 @@ export class Simulation {
 
   /**
    * Moves to second t, forwards or backwards (replaying from a checkpoint).
+   * Throws when that would keep the page busy beyond about a second (use
+   * seekAsync).
    * @param {number} t
    * @returns {Snapshot}
    */
   seek(t) { return this.#json("seek", t); }
+
+  /**
+   * Moves to second t in slices, one per animation frame, so that the page
+   * stays responsive however far t is; seek() refuses a jump that would
+   * keep the page busy beyond about a second. Any other change of the
+   * simulation (a load, a step, a seek, a command) stops it first.
+   * @param {number} t
+   * @param {{onProgress?: (progress: SeekProgress) => void, signal?: AbortSignal}} [options]
+   *   onProgress after each slice; signal aborts the seek where it is (a whole second)
+   * @returns {Promise<Snapshot>} the snapshot of t; rejects with the signal's reason when aborted,
+   *   with an AbortError when another change stops it, with a TypeError for a wrong argument
+   */
+  async seekAsync(t, options) { return JSON.parse(await this.#call("seekAsync", t, options)); }
 
   /**
    * seek() without building a snapshot: returns the new second. With 1,000
@@ -316,25 +405,82 @@ export class Simulation {
   unmount(element) { this.#call("unmount", element); }
 
   /** @returns {ScenarioInfo[]} the built-in library, by name */
-  scenarios() { return JSON.parse(unwrap(this.#bridge.scenarios())); }
+  scenarios() { return JSON.parse(callGo(() => this.#bridge.scenarios())); }
 
   /**
    * The YAML a share payload carries; throws on a corrupt or too large one.
    * @param {string} share
    * @returns {string}
    */
-  fromFragment(share) { return unwrap(this.#bridge.fromFragment(share)); }
+  fromFragment(share) { return callGo(() => this.#bridge.fromFragment(share)); }
 
   /**
    * The share payload of a YAML text (at most 64 KiB).
    * @param {string} yaml
    * @returns {string}
    */
-  toFragment(yaml) { return unwrap(this.#bridge.toFragment(yaml)); }
+  toFragment(yaml) { return callGo(() => this.#bridge.toFragment(yaml)); }
+
+  /**
+   * Saves the scenario as it runs (with the steps run() added) in My
+   * scenarios, replacing one of that name. They live in the browser's
+   * IndexedDB (hackpadfs), or in memory where it has none (see storage()).
+   * @param {string} name 1 to 64 characters; no / \\ : * ? " < > |, no dot first
+   * @returns {Promise<SavedScenario>}
+   */
+  save(name) { return this.#promise("save", name); }
+
+  /** @returns {Promise<SavedScenario[]>} My scenarios, by name */
+  saved() { return this.#promise("saved"); }
+
+  /**
+   * Loads a saved scenario, as load() does (at t=0).
+   * @param {string} name
+   * @returns {Promise<LoadResult>}
+   */
+  openSaved(name) { return this.#promise("openSaved", name); }
+
+  /**
+   * Deletes a saved scenario; rejects when there is none of that name.
+   * @param {string} name
+   * @returns {Promise<void>}
+   */
+  deleteSaved(name) { return this.#promise("deleteSaved", name); }
+
+  /**
+   * Renames a saved scenario; rejects rather than replace another.
+   * @param {string} name
+   * @param {string} newName
+   * @returns {Promise<SavedScenario>}
+   */
+  renameSaved(name, newName) { return this.#promise("renameSaved", name, newName); }
+
+  /**
+   * Saves a copy of a saved scenario as "NAME copy" (or "NAME copy 2"...).
+   * @param {string} name
+   * @returns {Promise<SavedScenario>}
+   */
+  duplicateSaved(name) { return this.#promise("duplicateSaved", name); }
+
+  /** @returns {Promise<StorageState>} where My scenarios are kept */
+  storage() { return this.#promise("storage"); }
+
+  /** @returns {ExportFile} the scenario as it runs, as NAME.yaml */
+  exportScenario() { return this.#json("exportScenario"); }
+
+  /** @returns {ExportFile} the bash script that replays it on a real cluster (converge export-kubectl), as NAME.sh */
+  exportKubectl() { return this.#json("exportKubectl"); }
+
+  /** @returns {ExportFile} its trace from 0s to its duration, the bytes of converge run --output jsonl, as NAME.jsonl */
+  exportTrace() { return this.#json("exportTrace"); }
+
+  /** @returns {ExportFile} the charts up to now, as a standalone SVG document */
+  exportCharts() { return this.#json("exportCharts"); }
 
   /** Frees the simulation and everything it drew; later calls throw. */
   dispose() {
     if (this.#disposed) return;
+    leaks?.unregister(this);
     this.#call("dispose");
     this.#disposed = true;
   }
@@ -346,10 +492,11 @@ export class Simulation {
  * started.
  * @typedef {object} ConvergeExtras
  * @property {Promise<void>} ready resolves once everything below is installed; rejects if the simulator cannot start
- * @property {() => Simulation} create a new, independent simulation (nothing loaded yet)
+ * @property {() => Simulation | {ok: false, error: string}} create a new, independent simulation (nothing loaded yet); beyond the page's memory budget, {ok: false, error}
  * @property {() => number} instances how many simulations are alive (the default included)
  * @property {Simulation} default the default instance itself
  * @property {OpenResult} startup what the page's address opened in the default instance (error: the message to show)
+ * @property {boolean} stopped true once the simulator has stopped (crash.js says so in the page; every call then throws)
  * @typedef {Simulation & ConvergeExtras} Converge
  */
 
@@ -414,10 +561,16 @@ async function boot(api) {
       throw new Error(`loading ${wasmURL.pathname}: HTTP ${response.status} (run make build)`);
     }
     const { instance } = await WebAssembly.instantiateStreaming(response, go.importObject);
-    const exited = go.run(instance).then(() => {
+    const run = go.run(instance);
+    const exited = run.then(() => {
       throw new Error("the simulator exited before it was ready");
     });
+    exited.catch(() => {}); // once ready, the exit is reported below
     const bridge = await Promise.race([started, exited]);
+    run.then(() => {
+      api.stopped = true;
+      showStopped(Boolean(global.document?.getElementById("app")) && !api.startup?.embed);
+    });
     const def = new Simulation(bridge.default, bridge);
     for (const name of methods) {
       api[name] = /** @type {any} */ (def)[name].bind(def);
@@ -425,9 +578,19 @@ async function boot(api) {
     Object.assign(api, {
       version: bridge.version,
       default: def,
-      create: () => new Simulation(unwrap(bridge.create()), bridge),
-      instances: () => unwrap(bridge.count()),
+      create: () => {
+        const raw = callGo(() => bridge.create());
+        if (typeof raw === "string") return JSON.parse(raw); // {ok: false, error}: the memory budget
+        const sim = new Simulation(raw, bridge);
+        leaks?.register(sim, raw, sim);
+        return sim;
+      },
+      instances: () => callGo(() => bridge.count()),
+      stopped: false,
     });
+    // The runtime's start and the first open are separate tasks, so that
+    // neither holds the page's thread for their sum (docs/limits.md).
+    await new Promise((resolve) => setTimeout(resolve, 0));
     api.startup = def.openURL(global.location?.href ?? "");
     // A share link pasted into the address bar of a page that is already
     // open changes only the fragment, which does not reload the page: open

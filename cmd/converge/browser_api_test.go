@@ -388,6 +388,8 @@ func TestBrowserAddress(t *testing.T) {
 		{name: "a share", path: "/#s=" + share + "&t=5", wantTime: 5},
 		{name: "a corrupt share", path: "/#s=AAAA-corrupt", wantName: "rolling-update",
 			wantErr: "The shared scenario cannot be opened: share link is corrupt"},
+		{name: "a share with a bad % escape", path: "/#s=AAAA%zz", wantName: "rolling-update",
+			wantErr: `The shared scenario cannot be opened: share link is corrupt: its s= value has an invalid % escape "%zz".`},
 		{name: "an unknown scenario", path: "/?scenario=nope", wantName: "rolling-update",
 			wantErr: `There is no built-in scenario "nope"`},
 	}

@@ -36,6 +36,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -257,6 +259,14 @@ type page struct {
 // The tab closes when the test ends.
 func openPage(t testing.TB, url string) *page {
 	t.Helper()
+	return openPageWith(t, url, "")
+}
+
+// openPageWith is openPage that first has the tab run script in every
+// document it loads, before the page's own scripts (to stub a browser API,
+// say); "" runs nothing.
+func openPageWith(t testing.TB, url, script string) *page {
+	t.Helper()
 	if err := sharedBrowser.start(); err != nil {
 		unavailable(t, "chromium cannot start: %v", err)
 	}
@@ -280,8 +290,24 @@ func openPage(t testing.TB, url string) *page {
 	}()
 	tctx, tcancel := context.WithTimeout(ctx, pageTimeout)
 	defer tcancel()
+	if script != "" {
+		add := chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: script})
+			return err
+		})
+		require.NoError(t, chromedp.Do(tctx, add), "adding the script")
+	}
 	require.NoError(t, chromedp.Do(tctx, chromedp.Navigate(url)), "navigating to %s", url)
 	return p
+}
+
+// reload reloads the page (its storage stays) and waits for converge.ready.
+func (p *page) reload(t testing.TB) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, pageTimeout)
+	defer cancel()
+	require.NoError(t, chromedp.Do(ctx, chromedp.Reload()))
+	p.waitReady(t)
 }
 
 // evalJS evaluates expr in the page, awaiting it if it is a Promise, and

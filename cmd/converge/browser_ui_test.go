@@ -152,7 +152,7 @@ func TestUIPageLoadsAndDrawsTheRolloutFirst(t *testing.T) {
 	assert.Equal(t, loopTitles(t, bridge.NewLibrary(scenarios.FS).Default()), got.Loop, "the components in the engine's tick order")
 	assert.Equal(t, got.Want, got.Intro, "the default scenario's title")
 	assert.Positive(t, got.Tiles)
-	assert.Equal(t, []string{"Charts", "Nodes", "Events", "Console", "Editor", "Revisions", "Selectors"}, got.Tabs)
+	assert.Equal(t, []string{"Charts", "Nodes", "Events", "Console", "Editor", "Revisions", "Selectors", "My scenarios"}, got.Tabs)
 	assert.Contains(t, got.Status, version.Version)
 	assert.Regexp(t, `^web-[a-z0-9]+-[a-z0-9]+: (Pending|ContainerCreating|Running, not ready|Available)`, got.Hover, "a tile's hover text")
 	p.assertNoConsoleErrors(t)
@@ -245,6 +245,40 @@ func TestUIConsoleRunsCommandsAndEchoesThem(t *testing.T) {
 	assert.Contains(t, got.Steps, "kubectl: scale deployment/web --replicas=6", "the command joins the scenario")
 	assert.Equal(t, "scale deployment/web --replicas=6", got.History)
 	assert.Equal(t, "rollout undo ", got.Complete)
+	p.assertNoConsoleErrors(t)
+}
+
+// A console command that waits (rollout status) shows its first line at
+// once and its later lines as the simulation advances, until it ends.
+func TestUIConsoleCommandThatWaits(t *testing.T) {
+	srv := startServe(t)
+	p := openUI(t, srv, "/?scenario=rolling-update&t=21", 1280, 800, "light")
+	first := evalJS[struct {
+		Out     string `json:"out"`
+		Waiting bool   `json:"waiting"`
+	}](t, p, `(() => {
+		document.querySelector("[data-tab=console]").click();
+		const input = document.querySelector(".cv-cmd");
+		input.value = "rollout status deployment/web";
+		input.dispatchEvent(new KeyboardEvent("keydown", {key: "Enter", bubbles: true, cancelable: true}));
+		const e = document.querySelector(".cv-entry");
+		return {out: e.querySelector(".cv-out").textContent, waiting: e.classList.contains("cv-waiting")};
+	})()`)
+	assert.True(t, first.Waiting)
+	assert.Contains(t, first.Out, `Waiting for deployment "web" rollout to finish`)
+	assert.NotContains(t, first.Out, "successfully rolled out")
+	p.screenshot(t, "waiting")
+	// Step on, a second at a time, as the page's step button does.
+	p.waitFor(t, `(() => {
+		document.querySelector('button[aria-label^="Step one second"]').click();
+		const e = document.querySelector(".cv-entry");
+		return e && !e.classList.contains("cv-waiting") && e.querySelector(".cv-out").textContent.includes("successfully rolled out");
+	})()`)
+	out := evalJS[string](t, p, `document.querySelector(".cv-entry .cv-out").textContent`)
+	assert.True(t, strings.HasPrefix(out, first.Out), "the first lines stay: %q", out)
+	p.screenshot(t, "done")
+	assert.Equal(t, 2, evalJS[int](t, p, `converge.scenario().split("rollout status").length - 1`),
+		"read-only: not a step (the scenario has its own two)")
 	p.assertNoConsoleErrors(t)
 }
 

@@ -14,6 +14,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"converge/core/simtest"
+	"converge/scenarios"
+	"converge/wasm/bridge"
 )
 
 // writeFile writes a scenario into a temp dir and returns its path.
@@ -222,23 +224,23 @@ func TestKubectlLineQuoting(t *testing.T) {
 	assert.Equal(t, `'it'\''s'`, kubectlLine([]string{"it's"}))
 }
 
-func TestSharePayloadForms(t *testing.T) {
+// TestUnshareSaysWhatThePageSays: a link the page cannot open is refused
+// with the page's own words (bridge.ShareOfLink decides for both).
+func TestUnshareSaysWhatThePageSays(t *testing.T) {
 	t.Parallel()
-	for in, want := range map[string]string{
-		"abc":                          "abc",
-		"http://x/#s=abc":              "abc",
-		"http://x/?scenario=a#t=3&s=q": "q",
-		"s=abc":                        "abc",
-		"http://x/#abc":                "abc",
-	} {
-		got, err := sharePayload(in)
-		require.NoError(t, err, in)
-		assert.Equal(t, want, got)
+	lib := bridge.NewLibrary(scenarios.FS)
+	for _, link := range []string{"http://127.0.0.1:8080/#s=AAAA%zz", "http://127.0.0.1:8080/#s=@@@@", "http://127.0.0.1:8080/#s="} {
+		code, out, errOut := runCLI(t, "unshare", link)
+		assert.Equal(t, exitBadInput, code, link)
+		assert.Empty(t, out, link)
+		msg, ok := strings.CutPrefix(strings.TrimSuffix(errOut, "\n"), "converge unshare: ")
+		require.True(t, ok, errOut)
+		page := bridge.Decide(link, lib).Error
+		assert.Equal(t, "The shared scenario cannot be opened: "+msg+". Showing the built-in scenario rolling-update instead.", page, link)
 	}
-	for _, bad := range []string{"http://x/", "http://x/#t=3", "t=3", "http://x/?s=abc"} {
-		_, err := sharePayload(bad)
-		assert.Error(t, err, bad)
-	}
+	code, _, errOut := runCLI(t, "unshare", "http://x/#t=3")
+	assert.Equal(t, exitBadInput, code)
+	assert.Equal(t, "converge unshare: the link has no s= (a share link is PAGE#s=SHARE)\n", errOut)
 }
 
 // runCLIWithStdin is runCLI with stdin as standard input.

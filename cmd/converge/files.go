@@ -12,6 +12,7 @@ import (
 	osfs "github.com/hack-pad/hackpadfs/os"
 
 	"converge/core/kubectl"
+	"converge/core/manifest"
 	"converge/core/scenario"
 )
 
@@ -149,20 +150,24 @@ func loadScenario(e *env, name string) (*scenario.Scenario, error) {
 		return nil, badInput(err)
 	}
 	scn, probs := scenario.Parse(data, displayName(name))
-	for _, p := range probs {
-		if p.Note {
-			fprintln(e.stderr, p.String())
-		}
-	}
+	printProblems(e.stderr, probs.Notes())
 	if probs.HasErrors() {
-		for _, p := range probs {
-			if !p.Note {
-				fprintln(e.stderr, p.String())
-			}
-		}
+		printProblems(e.stderr, probs.Errors())
 		return nil, badInput(nil)
 	}
 	return scn, nil
+}
+
+// printProblems prints the first manifest.MaxShown problems, one per line
+// (FILE:LINE:COL: message), and a line that counts the rest.
+func printProblems(w io.Writer, probs scenario.Problems) {
+	shown, more := probs.Head()
+	for _, p := range shown {
+		fprintln(w, p.String())
+	}
+	if more > 0 {
+		fprintln(w, manifest.MoreText(more))
+	}
 }
 
 func fprintln(w io.Writer, s string) {

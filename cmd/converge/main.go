@@ -35,6 +35,7 @@ var commands = []*command{
 	shareCommand,
 	unshareCommand,
 	kubectlCommand,
+	exportKubectlCommand,
 }
 
 // command is one subcommand.
@@ -65,8 +66,27 @@ type runFunc func(ctx context.Context, e *env, args []string) error
 
 // env is what a command may use of the process. Tests pass buffers.
 type env struct {
-	stdin          io.Reader
+	stdin io.Reader
+	// stdout and stderr are terminal-safe (terminal.go) once runWith has
+	// set them up: what a command prints is escaped there.
 	stdout, stderr io.Writer
+	// trace is standard output as it is, for the JSONL trace, which JSON
+	// escapes itself; progress is standard error as it is, for run's
+	// progress line on a terminal, which writes its own control sequences.
+	// Nil until runWith sets them.
+	trace, progress io.Writer
+}
+
+// terminalSafe returns e with its standard output and error escaped
+// (terminalWriter), the raw ones kept as trace and progress, and the func
+// that flushes what the writers hold.
+func (e *env) terminalSafe() (*env, func()) {
+	out, errw := &terminalWriter{w: e.stdout}, &terminalWriter{w: e.stderr}
+	safe := &env{stdin: e.stdin, stdout: out, stderr: errw, trace: e.stdout, progress: e.stderr}
+	return safe, func() {
+		out.Flush()
+		errw.Flush()
+	}
 }
 
 func main() {
@@ -86,6 +106,8 @@ func run(ctx context.Context, e *env, args []string) int {
 
 // runWith is run with a given command table (tests pass their own).
 func runWith(ctx context.Context, e *env, table []*command, args []string) (code int) {
+	e, flush := e.terminalSafe()
+	defer flush()
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(e.stderr, "converge: internal error: %s\n", oneLine(fmt.Sprint(r)))

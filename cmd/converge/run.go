@@ -73,7 +73,11 @@ func runScenario(ctx context.Context, e *env, file, output string, untilFlag *ti
 	if err != nil {
 		return badInput(fmt.Errorf("%s: %w", displayName(file), err))
 	}
-	out := bufio.NewWriterSize(e.stdout, 1<<16)
+	w := e.stdout
+	if output == "jsonl" && e.trace != nil {
+		w = e.trace // JSON escapes control characters itself
+	}
+	out := bufio.NewWriterSize(w, 1<<16)
 	defer out.Flush()
 	var tl *timeline
 	if output == "text" {
@@ -108,6 +112,11 @@ func runScenario(ctx context.Context, e *env, file, output string, untilFlag *ti
 		s.Step(1)
 	}
 	progress.done()
+	for _, r := range s.Unfinished() {
+		if !r.OK {
+			failures = append(failures, failureLine(displayName(file), r))
+		}
+	}
 	if tl != nil {
 		tl.summary(s)
 	}
@@ -148,8 +157,8 @@ type progress struct {
 }
 
 func newProgress(e *env, until time.Duration) *progress {
-	p := &progress{w: e.stderr, end: int64(until / time.Second), last: -1}
-	if f, ok := e.stderr.(*os.File); ok && p.end >= 120 {
+	p := &progress{w: e.progress, end: int64(until / time.Second), last: -1}
+	if f, ok := e.progress.(*os.File); ok && p.end >= 120 {
 		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
 			p.on = true
 		}

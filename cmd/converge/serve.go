@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"log"
 	"net"
 	"net/http"
 	"strconv"
@@ -55,10 +54,9 @@ func serve(ctx context.Context, e *env, addr string) error {
 	if err != nil {
 		return badInput(err)
 	}
-	srv := &http.Server{
-		Handler:           recoverHandler(s, e),
-		ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog:          log.New(e.stderr, "converge serve: ", 0),
+	srv := newServer(s, e, defaultLimits)
+	if w := bindWarning(addr, ln.Addr()); w != "" {
+		fmt.Fprintln(e.stderr, w)
 	}
 	fmt.Fprintf(e.stdout, "Converge is serving on %s\n", siteURL(ln.Addr()))
 	fmt.Fprintln(e.stdout, "Press Ctrl+C to stop.")

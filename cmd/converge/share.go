@@ -39,9 +39,7 @@ replays the scenario exactly, steps included.`,
 				return badInput(err)
 			}
 			if _, probs := scenario.Parse(data, args[0]); probs.HasErrors() {
-				for _, p := range probs {
-					fprintln(e.stderr, p.String())
-				}
+				printProblems(e.stderr, probs)
 				return badInput(nil)
 			}
 			enc, err := scenario.EncodeShare(data)
@@ -67,7 +65,7 @@ is refused.`,
 			if len(args) != 1 {
 				return usageError("unshare needs exactly one LINK")
 			}
-			payload, err := sharePayload(args[0])
+			payload, err := bridge.ShareOfLink(strings.TrimSpace(args[0]))
 			if err != nil {
 				return badInput(err)
 			}
@@ -82,24 +80,4 @@ is refused.`,
 			return nil
 		}
 	},
-}
-
-// sharePayload takes the SHARE part out of a link: the s= value of its
-// fragment, read as the page reads it (bridge.ParseAddress), or the argument
-// itself when it is neither a URL nor a fragment.
-func sharePayload(link string) (string, error) {
-	link = strings.TrimSpace(link)
-	frag := link
-	if i := strings.IndexByte(link, '#'); i >= 0 {
-		frag = link[i+1:]
-	} else if strings.Contains(link, "://") {
-		return "", fmt.Errorf("%s: the link has no #s= fragment", link)
-	}
-	if a := bridge.ParseAddress("#" + frag); a.HasShare {
-		return a.Share, nil
-	}
-	if strings.Contains(frag, "=") {
-		return "", fmt.Errorf("the link's fragment has no s= part")
-	}
-	return frag, nil
 }

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"path"
+	"regexp"
 	"strings"
 	"time"
 )
@@ -45,7 +46,14 @@ type asset struct {
 	// gzip is the precompressed variant (from NAME.gz), or nil.
 	gzip     []byte
 	gzipETag string
+	// csp is an HTML page's Content-Security-Policy, from its own meta
+	// tag, sent as a header too (with no frame-ancestors: ?embed=1 is for
+	// iframes); "" for other files.
+	csp string
 }
+
+// metaCSPTag finds the policy of a page's CSP meta tag.
+var metaCSPTag = regexp.MustCompile(`<meta http-equiv="Content-Security-Policy" content="([^"]*)">`)
 
 // contentTypes pins the types the page depends on; other extensions go by
 // the mime package. instantiateStreaming refuses wasm served as anything
@@ -85,7 +93,11 @@ func newSite(fsys fs.FS, root string) (*site, error) {
 		if err != nil {
 			return err
 		}
-		s.files[name] = &asset{name: name, data: data, etag: etag(data, ""), contentType: contentType(name)}
+		a := &asset{name: name, data: data, etag: etag(data, ""), contentType: contentType(name)}
+		if m := metaCSPTag.FindSubmatch(data); m != nil && path.Ext(name) == ".html" {
+			a.csp = string(m[1])
+		}
+		s.files[name] = a
 		return nil
 	})
 	if err != nil {
@@ -146,6 +158,9 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Type", a.contentType)
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Content-Type-Options", "nosniff")
+	if a.csp != "" {
+		h.Set("Content-Security-Policy", a.csp)
+	}
 	data, tag := a.data, a.etag
 	if a.gzip != nil {
 		h.Add("Vary", "Accept-Encoding")

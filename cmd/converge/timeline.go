@@ -36,8 +36,10 @@ func newTimeline(w *bufio.Writer, scn *scenario.Scenario) *timeline {
 func (t *timeline) tick(s *sim.Sim) {
 	tick := s.Tick()
 	at := fmt.Sprintf("%5ds", s.T())
+	now := fmt.Sprintf("%ds", s.T())
 	for _, r := range tick.Steps {
-		mark := "$"
+		mark, action := "$", r.Action
+		continued := r.Index >= 0 && r.At != now // a waiting step printing later
 		switch {
 		case r.Expect && r.OK:
 			mark = "✓"
@@ -45,8 +47,13 @@ func (t *timeline) tick(s *sim.Sim) {
 			mark = "✗"
 		case !r.OK:
 			mark = "!"
+		case continued:
+			mark = "…"
 		}
-		fmt.Fprintf(t.w, "%s  %s %s\n", at, mark, r.Action)
+		if continued {
+			action += " (since " + r.At + ")"
+		}
+		fmt.Fprintf(t.w, "%s  %s %s\n", at, mark, action)
 		at = "      "
 		for _, l := range lines(r.Output) {
 			if r.Expect {
@@ -88,6 +95,9 @@ func (t *timeline) summary(s *sim.Sim) {
 	}
 	if len(snap.Deployments) == 0 {
 		fmt.Fprintln(t.w, "  no deployments")
+	}
+	for _, r := range s.Unfinished() {
+		fmt.Fprintf(t.w, "  still waiting: %s (since %s)\n", r.Action, r.At)
 	}
 	passed, failed := 0, 0
 	for _, r := range s.Expectations() {

@@ -35,9 +35,7 @@ FILE:LINE:COL: message. Exit status 2 when any file has a problem.`,
 				}
 				file := displayName(arg)
 				scn, probs := scenario.Parse(data, file)
-				for _, p := range probs {
-					fprintln(e.stderr, p.String())
-				}
+				printProblems(e.stderr, probs)
 				if probs.HasErrors() {
 					bad = true
 					continue

@@ -215,6 +215,10 @@ func SetDefaults(obj Object) {
 		SetDefaultsConfigMap(o)
 	case *Node:
 		SetDefaultsNode(o)
+	case *ResourceQuota:
+		SetDefaultsResourceQuota(o)
+	case *PodDisruptionBudget:
+		SetDefaultsPodDisruptionBudget(o)
 	case *Endpoints:
 		o.APIVersion, o.Kind = GroupVersionCore, KindEndpoints
 		if o.Namespace == "" {

@@ -20,9 +20,14 @@ const (
 	KindService    = "Service"
 	KindEndpoints  = "Endpoints"
 	KindEvent      = "Event"
+	// KindResourceQuota is v1 ResourceQuota.
+	KindResourceQuota = "ResourceQuota"
+	// KindPodDisruptionBudget is policy/v1 PodDisruptionBudget.
+	KindPodDisruptionBudget = "PodDisruptionBudget"
 
-	GroupVersionApps = "apps/v1"
-	GroupVersionCore = "v1"
+	GroupVersionApps   = "apps/v1"
+	GroupVersionCore   = "v1"
+	GroupVersionPolicy = "policy/v1"
 
 	// NamespaceDefault is the only namespace objects live in unless they say otherwise.
 	NamespaceDefault = "default"
@@ -77,6 +82,38 @@ type ObjectMeta struct {
 
 // GetObjectMeta implements part of Object.
 func (m *ObjectMeta) GetObjectMeta() *ObjectMeta { return m }
+
+// The garbage collector's finalizers (metav1.FinalizerOrphanDependents and
+// metav1.FinalizerDeleteDependents): the API server puts one on an object
+// deleted with propagationPolicy Orphan or Foreground, and the collector
+// takes it off once the dependents are orphaned or deleted.
+const (
+	FinalizerOrphanDependents = "orphan"
+	FinalizerDeleteDependents = "foregroundDeletion"
+)
+
+// HasFinalizer reports whether m carries finalizer f.
+func (m *ObjectMeta) HasFinalizer(f string) bool {
+	for _, x := range m.Finalizers {
+		if x == f {
+			return true
+		}
+	}
+	return false
+}
+
+// IsDeletingDependents reports whether m is being deleted in the
+// foreground: it has a deletionTimestamp and the foregroundDeletion
+// finalizer, and stays until the garbage collector has deleted its
+// dependents that block it (blockOwnerDeletion: true).
+func (m *ObjectMeta) IsDeletingDependents() bool {
+	return m.DeletionTimestamp != nil && m.HasFinalizer(FinalizerDeleteDependents)
+}
+
+// BlocksOwnerDeletion reports whether r has blockOwnerDeletion: true.
+func (r OwnerReference) BlocksOwnerDeletion() bool {
+	return r.BlockOwnerDeletion != nil && *r.BlockOwnerDeletion
+}
 
 // Key returns "namespace/name", or "name" for cluster-scoped objects.
 func (m *ObjectMeta) Key() string {

@@ -26,6 +26,9 @@ const (
 	TaintNodeNotReady      = "node.kubernetes.io/not-ready"
 	TaintNodeUnreachable   = "node.kubernetes.io/unreachable"
 	TaintNodeUnschedulable = "node.kubernetes.io/unschedulable"
+	// TaintNodeOutOfService marks a node that is shut down for good (the
+	// non-graceful node shutdown): its terminating pods are force-deleted.
+	TaintNodeOutOfService = "node.kubernetes.io/out-of-service"
 )
 
 // Taint is v1 Taint.
@@ -34,6 +37,23 @@ type Taint struct {
 	Value     string `json:"value,omitempty"`
 	Effect    string `json:"effect"`
 	TimeAdded *Time  `json:"timeAdded,omitempty"`
+}
+
+// MatchTaint is v1 Taint.MatchTaint: the same key and effect.
+func (t Taint) MatchTaint(o Taint) bool { return t.Key == o.Key && t.Effect == o.Effect }
+
+// ToString is v1 Taint.ToString: key=value:effect, without the parts that
+// are empty.
+func (t Taint) ToString() string {
+	switch {
+	case t.Effect == "" && t.Value == "":
+		return t.Key
+	case t.Effect == "":
+		return t.Key + "=" + t.Value + ":"
+	case t.Value == "":
+		return t.Key + ":" + t.Effect
+	}
+	return t.Key + "=" + t.Value + ":" + t.Effect
 }
 
 // NodeStatus is v1 NodeStatus.

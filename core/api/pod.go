@@ -431,3 +431,26 @@ func IsPodReady(p *Pod) bool {
 func IsPodActive(p *Pod) bool {
 	return p.Status.Phase != PodSucceeded && p.Status.Phase != PodFailed && p.DeletionTimestamp == nil
 }
+
+// UpdatePodCondition is podutil.UpdatePodCondition: it adds c, or updates
+// the condition of its type, and reports whether anything changed;
+// lastTransitionTime moves to now only when the status changes.
+func UpdatePodCondition(s *PodStatus, c PodCondition, now Time) bool {
+	c.LastTransitionTime = now
+	for i := range s.Conditions {
+		old := &s.Conditions[i]
+		if old.Type != c.Type {
+			continue
+		}
+		if old.Status == c.Status {
+			c.LastTransitionTime = old.LastTransitionTime
+		}
+		if *old == c {
+			return false
+		}
+		*old = c
+		return true
+	}
+	s.Conditions = append(s.Conditions, c)
+	return true
+}

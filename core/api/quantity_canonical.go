@@ -1,6 +1,7 @@
 package api
 
 import (
+	"math"
 	"strconv"
 	"strings"
 )
@@ -103,4 +104,51 @@ func removeFactors(v, base int64) (int64, int) {
 		v = -v
 	}
 	return v, times
+}
+
+// Plus is resource.Quantity's Add: the sum, written canonically in q's
+// notation, or in o's when q is zero (as Add adopts the other format then).
+// A sum beyond the range of milli-units saturates.
+//
+// Example: "500m" plus "1" is "1500m"; "0" plus "128Mi" plus "128Mi" is
+// "256Mi".
+func (q Quantity) Plus(o Quantity) Quantity {
+	format := q.s
+	if q.milli == 0 {
+		format = o.s
+	}
+	sum := q.milli + o.milli
+	switch {
+	case o.milli > 0 && sum < q.milli:
+		sum = math.MaxInt64
+	case o.milli < 0 && sum > q.milli:
+		sum = math.MinInt64 + 1
+	}
+	return canonicalQuantity(sum, format)
+}
+
+// Minus is resource.Quantity's Sub: q − o in q's notation.
+func (q Quantity) Minus(o Quantity) Quantity {
+	return q.Plus(Quantity{s: o.s, milli: -o.milli})
+}
+
+// NewQuantity returns the whole number n as a decimal quantity ("3").
+func NewQuantity(n int64) Quantity { return canonicalQuantity(n*1000, "") }
+
+// canonicalQuantity is milli written canonically in the notation of the
+// quantity text like.
+func canonicalQuantity(milli int64, like string) Quantity {
+	q := Quantity{s: like, milli: milli}
+	return Quantity{s: q.CanonicalString(), milli: milli}
+}
+
+// InFormatOf is what kubectl describe does with a quota's used value whose
+// notation differs from its hard one: resource.NewQuantity(q.Value(),
+// other.Format), the value rounded up to a whole unit and written in
+// other's notation. A quantity in the same notation is returned canonical.
+func (q Quantity) InFormatOf(other Quantity) Quantity {
+	if suffixFormat(q.s) == suffixFormat(other.s) {
+		return canonicalQuantity(q.milli, q.s)
+	}
+	return canonicalQuantity(q.Value()*1000, other.s)
 }

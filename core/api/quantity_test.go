@@ -198,3 +198,29 @@ func FuzzParseQuantity(f *testing.F) {
 		}
 	})
 }
+
+// TestQuantityPlus follows resource.Quantity's Add and String (apimachinery
+// pkg/api/resource quantity_test.go TestAdd): the sum keeps the first
+// operand's notation, or takes the second's when the first is zero.
+func TestQuantityPlus(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ a, b, sum, diff string }{
+		{"500m", "1", "1500m", "-500m"},
+		{"1", "1", "2", "0"},
+		{"0", "128Mi", "128Mi", "-128Mi"},
+		{"128Mi", "128Mi", "256Mi", "0"},
+		{"1Gi", "100M", "1173741824", "973741824"},
+		{"1e3", "1", "1001", "999"},
+		{"100m", "100m", "200m", "0"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.a+"+"+tc.b, func(t *testing.T) {
+			t.Parallel()
+			a, b := api.MustQuantity(tc.a), api.MustQuantity(tc.b)
+			assert.Equal(t, tc.sum, a.Plus(b).String())
+			assert.Equal(t, tc.diff, a.Minus(b).String())
+			assert.Equal(t, a.MilliValue()+b.MilliValue(), a.Plus(b).MilliValue())
+		})
+	}
+	assert.Equal(t, "3", api.NewQuantity(3).String())
+}

@@ -28,7 +28,8 @@ type Resource struct {
 }
 
 // resources are the kinds Converge serves, in `kubectl api-resources`
-// order: the core group first, then apps, each by plural name.
+// order: the core group first, then the other groups in discovery order
+// (apps, ..., policy), each group by plural name.
 var resources = []*Resource{
 	{Kind: KindConfigMap, Plural: "configmaps", Singular: "configmap", ShortNames: []string{"cm"}, Version: "v1",
 		Namespaced: true, Type: reflect.TypeFor[ConfigMap]()},
@@ -40,12 +41,16 @@ var resources = []*Resource{
 		Type: reflect.TypeFor[Node]()},
 	{Kind: KindPod, Plural: "pods", Singular: "pod", ShortNames: []string{"po"}, Version: "v1",
 		Namespaced: true, Categories: []string{"all"}, Type: reflect.TypeFor[Pod]()},
+	{Kind: KindResourceQuota, Plural: "resourcequotas", Singular: "resourcequota", ShortNames: []string{"quota"}, Version: "v1",
+		Namespaced: true, Type: reflect.TypeFor[ResourceQuota]()},
 	{Kind: KindService, Plural: "services", Singular: "service", ShortNames: []string{"svc"}, Version: "v1",
 		Namespaced: true, Categories: []string{"all"}, Type: reflect.TypeFor[Service]()},
 	{Kind: KindDeployment, Plural: "deployments", Singular: "deployment", ShortNames: []string{"deploy"}, Group: "apps",
 		Version: "v1", Namespaced: true, Categories: []string{"all"}, Type: reflect.TypeFor[Deployment]()},
 	{Kind: KindReplicaSet, Plural: "replicasets", Singular: "replicaset", ShortNames: []string{"rs"}, Group: "apps",
 		Version: "v1", Namespaced: true, Categories: []string{"all"}, Type: reflect.TypeFor[ReplicaSet]()},
+	{Kind: KindPodDisruptionBudget, Plural: "poddisruptionbudgets", Singular: "poddisruptionbudget", ShortNames: []string{"pdb"},
+		Group: "policy", Version: "v1", Namespaced: true, Type: reflect.TypeFor[PodDisruptionBudget]()},
 }
 
 // Resources returns every resource in `kubectl api-resources` order.

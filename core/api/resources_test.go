@@ -81,7 +81,7 @@ func TestResourceSpellings(t *testing.T) {
 func TestResourceTable(t *testing.T) {
 	t.Parallel()
 	rs := api.Resources()
-	require.Len(t, rs, 8)
+	require.Len(t, rs, 10)
 	assert.True(t, sort.SliceIsSorted(rs, func(i, j int) bool {
 		if rs[i].Group != rs[j].Group {
 			return rs[i].Group < rs[j].Group

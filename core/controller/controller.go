@@ -47,9 +47,12 @@ func (c *Context) Event(obj api.Object, component, eventType, reason, message st
 	c.EventOnHost(obj, component, "", eventType, reason, message)
 }
 
-// EventOnHost is Event with the source host set (kubelet events carry the node name).
+// EventOnHost is Event with the source host set (kubelet events carry the
+// node name). An event that the recorder's spam filter drops is not kept.
 func (c *Context) EventOnHost(obj api.Object, component, host, eventType, reason, message string) {
-	c.Emitted = append(c.Emitted, c.Store.RecordEvent(obj, component, host, eventType, reason, message))
+	if e, ok := c.Store.RecordEvent(obj, component, host, eventType, reason, message); ok {
+		c.Emitted = append(c.Emitted, e)
+	}
 }
 
 // Record adds a sync record to this tick's log.
@@ -79,6 +82,26 @@ type SyncRecord struct {
 	// Rollout is set on the Deployment controller's records of a rolling or
 	// recreate Deployment: its budgets and why it waits.
 	Rollout *RolloutRecord `json:"rollout,omitempty"`
+	// Queue is set while the object's key is in the controller's work
+	// queue after a failed sync (see core/controller/workqueue): how often
+	// it was requeued and with what back-off, or that it was dropped.
+	Queue *QueueRecord `json:"queue,omitempty"`
+}
+
+// QueueRecord is the work queue's state of a key whose last sync failed.
+type QueueRecord struct {
+	// Requeues is how often the key was requeued since its last successful
+	// sync (the queue's NumRequeues).
+	Requeues int `json:"requeues"`
+	// MaxRetries is the controller's limit before it drops a key (15 for
+	// the deployment controller); omitted when there is none.
+	MaxRetries int `json:"maxRetries,omitempty"`
+	// Backoff is the delay of the last requeue, as Go prints a duration:
+	// "5ms", "1.28s", "16m40s".
+	Backoff string `json:"backoff,omitempty"`
+	// Dropped is set once the controller gave up on the key: it is synced
+	// again only when an object it watches changes.
+	Dropped bool `json:"dropped,omitempty"`
 }
 
 // RolloutRecord is the arithmetic behind one Deployment sync: what the

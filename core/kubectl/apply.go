@@ -146,6 +146,19 @@ func (x *execCtx) setNamespace(rt *resourceType, obj api.Object) error {
 	return nil
 }
 
+// LastApplied is the last-applied-configuration annotation that kubectl
+// apply stores on obj: the manifest as JSON, without status and empty
+// fields, and a newline.
+func LastApplied(obj api.Object) (string, error) {
+	if rt := api.ResourceOf(obj); rt != nil && rt.Namespaced && obj.GetObjectMeta().Namespace == "" {
+		// As applyOne sends it: in the command's namespace.
+		obj = obj.DeepCopyObject()
+		obj.GetObjectMeta().Namespace = "default"
+	}
+	_, la, err := modifiedConfiguration(obj)
+	return la, err
+}
+
 // modifiedConfiguration is GetModifiedConfiguration: the manifest as JSON
 // (without status and empty fields, with an annotations map), and that JSON
 // stored in its own last-applied-configuration annotation.

@@ -10,14 +10,15 @@ func TestComplete(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	allTypes := []string{"cm", "configmap", "configmaps", "deploy", "deployment", "deployments", "endpoints", "ep", "ev", "event", "events",
-		"no", "node", "nodes", "po", "pod", "pods", "replicaset", "replicasets", "rs", "service", "services", "svc"}
+		"no", "node", "nodes", "pdb", "po", "pod", "poddisruptionbudget", "poddisruptionbudgets", "pods", "quota", "replicaset", "replicasets",
+		"resourcequota", "resourcequotas", "rs", "service", "services", "svc"}
 	pods := []string{"web-66b6c48dd5-4jw2m", "web-66b6c48dd5-8xk2p", "web-66b6c48dd5-tz7qw"}
 	cases := []struct {
 		name, line string
 		want       []string
 	}{
 		{"commands", "", []string{"annotate", "api-resources", "apply", "cordon", "create", "delete", "describe", "drain", "get", "label",
-			"patch", "rollout", "scale", "set", "uncordon", "version"}},
+			"patch", "rollout", "scale", "set", "taint", "uncordon", "version", "wait"}},
 		{"command prefix", "ro", []string{"rollout"}},
 		{"after kubectl", "kubectl ap", []string{"api-resources", "apply"}},
 		{"global flags before a command", "-", []string{"--help", "--namespace"}},

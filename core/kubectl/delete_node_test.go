@@ -1,6 +1,7 @@
 package kubectl
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -155,6 +156,17 @@ func TestDrain(t *testing.T) {
 		{"dry run", bare, "drain node-1 --force --dry-run=client",
 			"node/node-1 cordoned (dry run)\nWarning: deleting Pods that declare no controller: default/bare\nevicting pod default/bare (dry run)\n" +
 				"evicting pod default/web-66b6c48dd5-4jw2m (dry run)\nevicting pod default/web-66b6c48dd5-tz7qw (dry run)\nnode/node-1 drained (dry run)", "", nil},
+		{"a disruption budget allows one of two", budget(2, 3, 1), "drain node-1",
+			"node/node-1 cordoned\nevicting pod default/web-66b6c48dd5-4jw2m\nevicting pod default/web-66b6c48dd5-tz7qw\npod/web-66b6c48dd5-4jw2m evicted",
+			`error when evicting pods/"web-66b6c48dd5-tz7qw" -n "default" (will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget.` +
+				"\n" + msgDrainNoWait, []string{"web-66b6c48dd5-4jw2m"}},
+		{"a disruption budget allows both", budget(1, 3, 2), "drain node-1",
+			"node/node-1 cordoned\nevicting pod default/web-66b6c48dd5-4jw2m\nevicting pod default/web-66b6c48dd5-tz7qw\n" +
+				"pod/web-66b6c48dd5-4jw2m evicted\npod/web-66b6c48dd5-tz7qw evicted\nnode/node-1 drained", "", []string{"web-66b6c48dd5-4jw2m", "web-66b6c48dd5-tz7qw"}},
+		{"--disable-eviction bypasses the budget", budget(3, 3, 0), "drain node-1 --disable-eviction",
+			"node/node-1 cordoned\npod/web-66b6c48dd5-4jw2m deleted\npod/web-66b6c48dd5-tz7qw deleted\nnode/node-1 drained", "", []string{"web-66b6c48dd5-4jw2m"}},
+		{"server dry run", budget(1, 3, 2), "drain node-1 --dry-run=server",
+			"node/node-1 cordoned (server dry run)\nevicting pod default/web-66b6c48dd5-4jw2m (server dry run)\nevicting pod default/web-66b6c48dd5-tz7qw (server dry run)\nnode/node-1 drained (server dry run)", "", nil},
 		{"no node", nil, "drain", "", "error: USAGE: drain NODE [flags]\nSee 'kubectl drain -h' for help and examples", nil},
 		{"bad pod selector", nil, "drain node-1 --pod-selector='a b'", "", "error: " + msgPodSelectorInvalid, nil},
 		{"daemon set pods", func(t *testing.T, f *fixture) {
@@ -180,6 +192,20 @@ func TestDrain(t *testing.T) {
 				assert.NotNil(t, p.DeletionTimestamp, name)
 			}
 		})
+	}
+}
+
+// budget adds PodDisruptionBudget web (minAvailable, selecting app=web)
+// with the status the disruption controller would write for the
+// fixture's three Ready pods.
+func budget(minAvailable, healthy, allowed int32) func(t *testing.T, f *fixture) {
+	return func(t *testing.T, f *fixture) {
+		b := simtest.MustCreate(t, f.st, simtest.NewPDB("web", map[string]string{"app": "web"}, strconv.Itoa(int(minAvailable)), ""))
+		next := b.DeepCopy()
+		next.Status = api.PodDisruptionBudgetStatus{ObservedGeneration: 1, DisruptionsAllowed: allowed, CurrentHealthy: healthy,
+			DesiredHealthy: minAvailable, ExpectedPods: 3}
+		_, err := f.st.UpdateStatus(next)
+		require.NoError(t, err)
 	}
 }
 

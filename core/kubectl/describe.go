@@ -73,6 +73,10 @@ func (x *execCtx) describe(in info) string {
 		d.endpoints(o)
 	case *api.Event:
 		d.event(o)
+	case *api.ResourceQuota:
+		d.resourceQuota(o)
+	case *api.PodDisruptionBudget:
+		d.podDisruptionBudget(o)
 	}
 	return d.String()
 }

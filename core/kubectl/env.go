@@ -38,6 +38,9 @@ type Result struct {
 	Error string
 	// Mutated reports whether the command changed the store.
 	Mutated bool
+	// Wait is set when the command has not ended: it goes on as the
+	// simulation advances (rollout status, wait, drain), see Waiter.
+	Wait Waiter
 }
 
 // OK reports whether the command succeeded.
@@ -75,7 +78,11 @@ func (c *Command) Exec(env *Env) (res Result) {
 	if err != nil {
 		x.errText(renderError(err))
 	}
-	return Result{Output: trimNL(x.out.String()), Error: trimNL(x.errw.String()), Mutated: env.Store.ResourceVersion() != before}
+	res = Result{Output: trimNL(x.out.String()), Error: trimNL(x.errw.String()), Mutated: env.Store.ResourceVersion() != before}
+	if err == nil && x.dry == "" {
+		res.Wait = x.wait
+	}
+	return res
 }
 
 // execCtx is one running command.
@@ -90,6 +97,11 @@ type execCtx struct {
 	// printed counts objects printed as YAML: kubectl's YAML printer puts
 	// "---" before every document but the first.
 	printed int
+	// listMany is set by label and annotate --list when they list several
+	// objects: each gets a "Listing labels for ..." header.
+	listMany bool
+	// wait is the rest of a command that goes on (see Waiter).
+	wait Waiter
 }
 
 // printf writes to stdout.

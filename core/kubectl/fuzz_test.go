@@ -3,6 +3,7 @@ package kubectl
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -18,6 +19,11 @@ var fuzzSeeds = []string{
 	"patch deploy web --type=merge -p '{\"spec\":{\"replicas\":4}}'", "patch deploy web -p '{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"web\",\"image\":\"x\"}]}}}}'",
 	"patch deploy web --type=json -p '[{\"op\":\"replace\",\"path\":\"/spec/replicas\",\"value\":1}]'",
 	"label deploy web tier=front", "label deploy web app=x", "label pods --all a=b --overwrite", "annotate deploy web note- ",
+	"label deploy web k=v=w", "label deploy web app=web!", "label deploy web a=b a-", "label deploy web x- y=z", "label deploy,svc -l app=web --list",
+	"annotate deploy web a=b=c", "annotate deploy web =x", "label deploy web 'bad key!=v'",
+	"taint nodes node-1 dedicated=web:NoSchedule", "taint nodes node-1 dedicated-", "taint node node-1 k=v:Bad", "taint nodes --all -l a=b a:NoSchedule",
+	"taint nodes node-1 node.kubernetes.io/out-of-service=nodeshutdown:NoExecute", "get quota", "describe quota compute", "get pdb -o wide",
+	"describe pdb web", "delete deploy web --cascade=foreground", "drain node-1 --disable-eviction", "drain node-1 --dry-run=server",
 	"rollout status deploy/web", "rollout history deploy/web --revision=1", "rollout undo deploy/web --to-revision=7",
 	"rollout restart deploy/web", "rollout pause deploy/web", "rollout resume deployment web", "rollout",
 	"delete pod web-66b6c48dd5-4jw2m", "delete pod -l app=web --grace-period=0 --force", "delete deploy web --cascade=orphan",
@@ -29,6 +35,9 @@ var fuzzSeeds = []string{
 	"get pods -n other", "get pods --namespace=default -w", "scale deploy/web --replicas=-1", "set image deploy/web web=",
 	"scael deployment/web", "scale deployment/web --replicas=abc", "scale deployment/web '--replicas=abc'", "get pods -Ax",
 	"create deploy web --image=x -rx", "kubectl  -n x rollout stats deploy/web", "scale deploy/web --replicas abc",
+	"rollout status deploy/web --timeout=10s", "wait --for=condition=Available deploy/web", "wait --for=delete pod -l app=web",
+	"wait --for=jsonpath='{.status.conditions[?(@.type==\"Available\")].status}'=True deploy/web --timeout=5s",
+	"wait --for=create deployments -l app=x", "wait --for=jsonpath={.a[*].b} deploy/web", "wait --for=jsonpath={ deploy/web",
 }
 
 func FuzzParse(f *testing.F) {
@@ -84,5 +93,17 @@ func FuzzRun(f *testing.F) {
 		}
 		assert.Equal(t, r.Output, trimNL(r.Output))
 		assert.Equal(t, r.Error, trimNL(r.Error))
+		if r.Wait != nil {
+			// A command that waits goes on without panicking and ends by
+			// its timeout at the latest (168h for a negative one).
+			assert.True(t, r.OK(), "only a command that has not failed waits")
+			done := false
+			for i := 0; i < 3 && !done; i++ {
+				fx.st.Clock().Advance(100 * time.Hour)
+				p := r.Wait.Clone().Poll(fx.env)
+				assert.Equal(t, p.Output, trimNL(p.Output))
+				done = p.Done
+			}
+		}
 	})
 }

@@ -88,7 +88,7 @@ const (
 	msgConfigMapKeyInvalid    = "%q is not a valid key name for a ConfigMap: %s"
 	msgConfigMapKeyDuplicate  = "cannot add key %q, another key by that name already exists in Data for ConfigMap %q"
 	msgConfigMapKeyFormat     = "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')"
-	msgConfigMapKeyTooLong    = "must be no more than 253 bytes"
+	msgConfigMapKeyTooLong    = "must be no more than 253 characters"
 	msgFromFileUnsupported    = "--from-file and --from-env-file read local files, which Converge cannot do; use --from-literal"
 )
 
@@ -138,6 +138,10 @@ const (
 	msgLabelModifyRemove  = "can not both modify and remove a label in the same command"
 	msgAnnotModifyRemove  = "can not both modify and remove the following annotation(s) in the same command: %s"
 	msgInvalidLabelValue  = "invalid label value: %q: %s"
+	msgInvalidLabelSpec   = "invalid label spec: %v"
+	msgUnknownLabelSpec   = "unknown label spec: %v"
+	msgLabelNotFound      = "label %q not found."
+	msgListAndOutput      = "--list and --output may not be specified together"
 	msgResourceVersionOne = "--resource-version may only be used with a single resource"
 )
 
@@ -200,6 +204,12 @@ const (
 	msgDrainCannotDelete  = "cannot delete %s: %s"
 	msgEvicting           = "evicting pod %s/%s"
 	msgEvictingDryRun     = "evicting pod %s/%s (dry run)"
+	msgEvictingServerDry  = "evicting pod %s/%s (server dry run)"
+	msgEvictRetry         = "error when evicting pods/%q -n %q (will retry after 5s): %v"
+	msgEvictFailed        = "error when evicting pods/%q -n %q: %v"
+	// msgDrainNoWait is Converge's own line where kubectl drain would go on
+	// retrying: a step does not run across seconds yet (docs/fidelity.md).
+	msgDrainNoWait        = "Converge: kubectl drain would retry these evictions every 5s until the disruption budget allows them (or --timeout); a step does not wait yet, so drain stops here: run it again later"
 	msgPodSelectorInvalid = "--pod-selector=<pod_selector> must be a valid label selector"
 )
 

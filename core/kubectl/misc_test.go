@@ -35,15 +35,17 @@ func TestVersion(t *testing.T) {
 
 func TestAPIResources(t *testing.T) {
 	t.Parallel()
-	all := "NAME          SHORTNAMES   APIVERSION   NAMESPACED   KIND\n" +
-		"configmaps    cm           v1           true         ConfigMap\n" +
-		"endpoints     ep           v1           true         Endpoints\n" +
-		"events        ev           v1           true         Event\n" +
-		"nodes         no           v1           false        Node\n" +
-		"pods          po           v1           true         Pod\n" +
-		"services      svc          v1           true         Service\n" +
-		"deployments   deploy       apps/v1      true         Deployment\n" +
-		"replicasets   rs           apps/v1      true         ReplicaSet"
+	all := "NAME                   SHORTNAMES   APIVERSION   NAMESPACED   KIND\n" +
+		"configmaps             cm           v1           true         ConfigMap\n" +
+		"endpoints              ep           v1           true         Endpoints\n" +
+		"events                 ev           v1           true         Event\n" +
+		"nodes                  no           v1           false        Node\n" +
+		"pods                   po           v1           true         Pod\n" +
+		"resourcequotas         quota        v1           true         ResourceQuota\n" +
+		"services               svc          v1           true         Service\n" +
+		"deployments            deploy       apps/v1      true         Deployment\n" +
+		"replicasets            rs           apps/v1      true         ReplicaSet\n" +
+		"poddisruptionbudgets   pdb          policy/v1    true         PodDisruptionBudget"
 	cases := []struct{ name, line, out, err string }{
 		{"all, core group first", "api-resources", all, ""},
 		{"cluster-scoped, wide", "api-resources -o wide --namespaced=false",
@@ -51,10 +53,10 @@ func TestAPIResources(t *testing.T) {
 				"nodes   no           v1           false        Node   create,delete,deletecollection,get,list,patch,update,watch   ", ""},
 		{"one group by name", "api-resources --api-group=apps -o name", "deployments.apps\nreplicasets.apps", ""},
 		{"core group, no headers", "api-resources --api-group= --no-headers --namespaced",
-			"configmaps   cm    v1    true   ConfigMap\nendpoints    ep    v1    true   Endpoints\nevents       ev    v1    true   Event\n" +
-				"pods         po    v1    true   Pod\nservices     svc   v1    true   Service", ""},
+			"configmaps       cm      v1    true   ConfigMap\nendpoints        ep      v1    true   Endpoints\nevents           ev      v1    true   Event\n" +
+				"pods             po      v1    true   Pod\nresourcequotas   quota   v1    true   ResourceQuota\nservices         svc     v1    true   Service", ""},
 		{"sort by kind", "api-resources -o name --sort-by=kind",
-			"configmaps\ndeployments.apps\nendpoints\nevents\nnodes\npods\nreplicasets.apps\nservices", ""},
+			"configmaps\ndeployments.apps\nendpoints\nevents\nnodes\npods\npoddisruptionbudgets.policy\nreplicasets.apps\nresourcequotas\nservices", ""},
 		{"verbs every type has", "api-resources -o name --verbs=get,list --api-group=apps", "deployments.apps\nreplicasets.apps", ""},
 		{"a verb no type has", "api-resources --verbs=proxy", "NAME   SHORTNAMES   APIVERSION   NAMESPACED   KIND", ""},
 		{"bad output", "api-resources -o json", "", "error: --output json is not available"},

@@ -58,7 +58,7 @@ func runScale(x *execCtx) error {
 	}
 	current := c.integer("current-replicas")
 	for _, in := range infos {
-		if err := x.scaleOne(in, int32(min(replicas, int64(store.MaxReplicas)+1)), current); err != nil {
+		if err := x.scaleOne(in, replicas, current); err != nil {
 			errs = append(errs, err)
 			continue
 		}
@@ -66,25 +66,31 @@ func runScale(x *execCtx) error {
 	return newAggregate(errs)
 }
 
-func (x *execCtx) scaleOne(in info, replicas int32, current int64) error {
+// scaleOne scales one object to replicas, which may be beyond int32 (the
+// flag is an int, as kubectl's): beyond the simulation's limit it is
+// refused with the value as given, not as narrowed to int32.
+func (x *execCtx) scaleOne(in info, replicas, current int64) error {
 	var next api.Object
 	var have int32
 	switch o := in.obj.(type) {
 	case *api.Deployment:
 		d := o.DeepCopy()
 		have = api.Deref(d.Spec.Replicas, 1)
-		d.Spec.Replicas = api.Int32(replicas)
+		d.Spec.Replicas = api.Int32(int32(min(replicas, store.MaxReplicas)))
 		next = d
 	case *api.ReplicaSet:
 		rs := o.DeepCopy()
 		have = api.Deref(rs.Spec.Replicas, 1)
-		rs.Spec.Replicas = api.Int32(replicas)
+		rs.Spec.Replicas = api.Int32(int32(min(replicas, store.MaxReplicas)))
 		next = rs
 	default:
 		return &store.StatusError{Reason: store.ReasonNotFound, Message: msgNotFoundResource}
 	}
 	if current >= 0 && int64(have) != current {
 		return &plainError{msg: fmt.Sprintf(msgScalePrecondition, current, have)}
+	}
+	if replicas > store.MaxReplicas {
+		return store.TooManyReplicas(api.KindOf(next), next.GetObjectMeta().Name, replicas)
 	}
 	next.GetObjectMeta().ResourceVersion = x.cmd.str("resource-version")
 	updated, err := x.st.Update(next)

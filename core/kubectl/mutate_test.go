@@ -57,7 +57,12 @@ func TestScale(t *testing.T) {
 		{"pods cannot scale", []step{{"scale pod web-66b6c48dd5-4jw2m --replicas=1", "",
 			"Error from server (NotFound): the server could not find the requested resource"}}, 3},
 		{"over the simulation limit", []step{{"scale deploy/web --replicas=20000", "", "The Deployment \"web\" is invalid: spec.replicas: " +
-			"Invalid value: 10001: must be less than or equal to 10000 in Converge (a simulation limit, not a Kubernetes one)"}}, 3},
+			"Invalid value: 20000: must be less than or equal to 10000 in Converge (a simulation limit, not a Kubernetes one)"}}, 3},
+		{"the largest int32", []step{{"scale deploy/web --replicas=2147483647", "", "The Deployment \"web\" is invalid: spec.replicas: " +
+			"Invalid value: 2147483647: must be less than or equal to 10000 in Converge (a simulation limit, not a Kubernetes one)"}}, 3},
+		{"beyond int32", []step{{"scale deploy/web --replicas=99999999999", "", "The Deployment \"web\" is invalid: spec.replicas: " +
+			"Invalid value: 99999999999: must be less than or equal to 10000 in Converge (a simulation limit, not a Kubernetes one)"}}, 3},
+		{"the limit itself", []step{{"scale deploy/web --replicas=10000", "deployment.apps/web scaled", ""}}, 10000},
 		{"dry run", []step{{"scale deploy/web --replicas=9 --dry-run=client", "deployment.apps/web scaled (dry run)", ""},
 			{"scale deploy/web --replicas=9 --dry-run=server", "deployment.apps/web scaled (server dry run)", ""}}, 3},
 		{"yaml output", []step{{"scale deploy/web --replicas=3 -o name", "deployment.apps/web", ""}}, 3},
@@ -262,7 +267,7 @@ func TestLabelAndAnnotate(t *testing.T) {
 		}, map[string]string{"app": "web", "a": "1", "b": "2"}, nil},
 		{"overwrite", []step{{"label deploy/web app=api --overwrite", "deployment.apps/web labeled", ""}}, map[string]string{"app": "api"}, nil},
 		{"remove", []step{{"label deploy/web app-", "deployment.apps/web unlabeled", ""}}, nil, nil},
-		{"remove missing", []step{{"label deploy/web nope-", "deployment.apps/web not labeled", ""}}, map[string]string{"app": "web"}, nil},
+		{"remove missing", []step{{"label deploy/web nope-", "label \"nope\" not found.\ndeployment.apps/web not labeled", ""}}, map[string]string{"app": "web"}, nil},
 		{"modify and remove", []step{{"label deploy/web a=1 a-", "", "error: " + msgLabelModifyRemove}}, map[string]string{"app": "web"}, nil},
 		{"no change given", []step{{"label deploy/web", "", "error: " + msgLabelRequired}}, map[string]string{"app": "web"}, nil},
 		{"pair-looking resource", []step{{"label deploy/web =x", "", "error: " + msgLabelRequired}}, map[string]string{"app": "web"}, nil},

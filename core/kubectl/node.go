@@ -113,6 +113,12 @@ func runDrain(x *execCtx) error {
 	var remaining []string
 	for _, in := range infos {
 		if err := x.drainNode(in.obj.(*api.Node)); err != nil {
+			if err == errDrainNoWait {
+				// kubectl is still retrying here, not failing.
+				x.errText(msgDrainNoWait)
+				fatal = append(fatal, errSilent)
+				continue
+			}
 			x.errText(fmt.Sprintf(msgDrainUnable, in.name(), err.Error()))
 			fatal = append(fatal, err)
 			remaining = append(remaining, in.name())
@@ -126,10 +132,19 @@ func runDrain(x *execCtx) error {
 			x.errText(" " + n)
 		}
 	}
-	if len(fatal) == 0 {
-		return nil
+	var errs aggregate
+	for _, err := range fatal {
+		if err != errSilent {
+			errs = append(errs, err)
+		}
 	}
-	return aggregate(fatal)
+	switch {
+	case len(errs) > 0:
+		return errs
+	case len(fatal) > 0:
+		return errSilent
+	}
+	return nil
 }
 
 func (x *execCtx) drainNode(n *api.Node) error {
@@ -179,8 +194,13 @@ func (x *execCtx) drainNode(n *api.Node) error {
 	return x.evict(pods)
 }
 
-// evict evicts (or with --disable-eviction deletes) pods with their own
-// grace period or --grace-period.
+// evict is DeleteOrEvictPods: evictPods through the Eviction API (each pod
+// announced with "evicting pod NS/NAME"), or with --disable-eviction
+// deletePods; each pod is then reported "evicted" (or "deleted"). A
+// PodDisruptionBudget's refusal (429) gets kubectl's "will retry after 5s"
+// line; kubectl would then retry every 5 seconds, which a step cannot do
+// yet, so drain stops with that refusal and Converge says so
+// (msgDrainNoWait). Any other eviction error fails the pod.
 func (x *execCtx) evict(pods []*api.Pod) error {
 	c := x.cmd
 	opts := store.DeleteOptions{}
@@ -194,25 +214,50 @@ func (x *execCtx) evict(pods []*api.Pod) error {
 		}
 		return nil
 	}
-	if evicting {
+	podType := api.ResourceFor(api.KindPod)
+	if !evicting {
+		var errs []error
 		for _, p := range pods {
-			x.printf(msgEvicting+"\n", p.Namespace, p.Name)
+			if err := x.st.Delete(api.KindPod, p.Namespace, p.Name, opts); err != nil && !isNotFound(err) {
+				errs = append(errs, err)
+				continue
+			}
+			x.printName(podType, p.Name, "deleted")
 		}
+		return newAggregate(errs)
+	}
+	announce := msgEvicting
+	if x.dry == "server" {
+		announce = msgEvictingServerDry
+	}
+	for _, p := range pods {
+		x.printf(announce+"\n", p.Namespace, p.Name)
 	}
 	var errs []error
+	refused := false
 	for _, p := range pods {
-		if err := x.st.Delete(api.KindPod, p.Namespace, p.Name, opts); err != nil && !isNotFound(err) {
-			errs = append(errs, err)
-			continue
+		err := x.st.Evict(p.Namespace, p.Name, opts)
+		switch {
+		case err == nil:
+			if x.dry != "server" {
+				x.printName(podType, p.Name, "evicted")
+			}
+		case isNotFound(err):
+		case store.ReasonOf(err) == store.ReasonTooManyRequests:
+			x.errText(fmt.Sprintf(msgEvictRetry, p.Name, p.Namespace, err))
+			refused = true
+		default:
+			errs = append(errs, fmt.Errorf(msgEvictFailed, p.Name, p.Namespace, err))
 		}
-		verb := "evicted"
-		if !evicting {
-			verb = "deleted"
-		}
-		x.printName(api.ResourceFor(api.KindPod), p.Name, verb)
+	}
+	if refused {
+		errs = append(errs, errDrainNoWait)
 	}
 	return newAggregate(errs)
 }
+
+// errDrainNoWait stands for the evictions drain would keep retrying.
+var errDrainNoWait = &plainError{msg: msgDrainNoWait}
 
 // podsForDeletion is GetPodsForDeletion: the node's pods (all namespaces, by
 // namespace and name) through drain's filters: mirror pods skipped, pods with

@@ -41,9 +41,11 @@ var tableColumns = map[string][]column{
 	api.KindPod:        append(cols("NAME", "READY", "STATUS", "RESTARTS", "AGE"), wideCols("IP", "NODE", "NOMINATED NODE", "READINESS GATES")...),
 	api.KindNode: append(cols("NAME", "STATUS", "ROLES", "AGE", "VERSION"),
 		wideCols("INTERNAL-IP", "EXTERNAL-IP", "OS-IMAGE", "KERNEL-VERSION", "CONTAINER-RUNTIME")...),
-	api.KindService:   append(cols("NAME", "TYPE", "CLUSTER-IP", "EXTERNAL-IP", "PORT(S)", "AGE"), wideCols("SELECTOR")...),
-	api.KindEndpoints: cols("NAME", "ENDPOINTS", "AGE"),
-	api.KindConfigMap: cols("NAME", "DATA", "AGE"),
+	api.KindService:             append(cols("NAME", "TYPE", "CLUSTER-IP", "EXTERNAL-IP", "PORT(S)", "AGE"), wideCols("SELECTOR")...),
+	api.KindEndpoints:           cols("NAME", "ENDPOINTS", "AGE"),
+	api.KindConfigMap:           cols("NAME", "DATA", "AGE"),
+	api.KindResourceQuota:       cols("NAME", "AGE", "REQUEST", "LIMIT"),
+	api.KindPodDisruptionBudget: cols("NAME", "MIN AVAILABLE", "MAX UNAVAILABLE", "ALLOWED DISRUPTIONS", "AGE"),
 	api.KindEvent: append(append(cols("LAST SEEN", "TYPE", "REASON", "OBJECT"), wideCols("SUBOBJECT", "SOURCE")...),
 		append(cols("MESSAGE"), wideCols("FIRST SEEN", "COUNT", "NAME")...)...),
 }
@@ -82,6 +84,12 @@ func tableRow(obj api.Object, now api.Time) []string {
 		return []string{o.Name, formatEndpoints(o), since(now, o.CreationTimestamp)}
 	case *api.ConfigMap:
 		return []string{o.Name, strconv.Itoa(len(o.Data) + len(o.BinaryData)), since(now, o.CreationTimestamp)}
+	case *api.ResourceQuota:
+		request, limit := quotaCells(o)
+		return []string{o.Name, since(now, o.CreationTimestamp), request, limit}
+	case *api.PodDisruptionBudget:
+		return []string{o.Name, intOrStringOrNA(o.Spec.MinAvailable), intOrStringOrNA(o.Spec.MaxUnavailable),
+			itoa32(o.Status.DisruptionsAllowed), since(now, o.CreationTimestamp)}
 	case *api.Event:
 		first := since(now, o.FirstTimestamp)
 		last := since(now, o.LastTimestamp)
@@ -103,6 +111,37 @@ func tableRow(obj api.Object, now api.Time) []string {
 }
 
 func itoa32(n int32) string { return strconv.Itoa(int(n)) }
+
+// quotaCells is printResourceQuota's REQUEST and LIMIT columns: "name:
+// used/hard" for each resource of status.hard, sorted, limits.* in LIMIT.
+func quotaCells(q *api.ResourceQuota) (string, string) {
+	var request, limit []string
+	for _, r := range quotaNames(q.Status.Hard) {
+		cell := fmt.Sprintf("%s: %s/%s", r, quotaString(q.Status.Used[r]), q.Status.Hard[r].CanonicalString())
+		if pieces := strings.Split(r, "."); len(pieces) > 1 && pieces[0] == "limits" {
+			limit = append(limit, cell)
+		} else {
+			request = append(request, cell)
+		}
+	}
+	return strings.Join(request, ", "), strings.Join(limit, ", ")
+}
+
+// quotaString is a quota quantity as Kubernetes prints it ("0" when unset).
+func quotaString(q api.Quantity) string {
+	if q.IsZero() {
+		return "0"
+	}
+	return q.CanonicalString()
+}
+
+// intOrStringOrNA is the PDB printer's cell: the value, or "N/A".
+func intOrStringOrNA(v *api.IntOrString) string {
+	if v == nil {
+		return "N/A"
+	}
+	return v.String()
+}
 
 func orNone(s string) string {
 	if s == "" {
@@ -291,4 +330,14 @@ func joinHostPort(host string, port int32) string {
 		return "[" + host + "]:" + strconv.Itoa(int(port))
 	}
 	return host + ":" + strconv.Itoa(int(port))
+}
+
+// quotaNames are a resource list's names, sorted (SortableResourceNames).
+func quotaNames(l api.ResourceList) []string {
+	out := make([]string, 0, len(l))
+	for k := range l {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

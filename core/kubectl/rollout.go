@@ -40,35 +40,6 @@ func (x *execCtx) requireResources() error {
 	return nil
 }
 
-// runRolloutStatus prints the rollout's current line, as `rollout status
-// --watch=false` would (the simulation cannot block on a watch).
-func runRolloutStatus(x *execCtx) error {
-	rev := x.cmd.integer("revision")
-	if err := x.requireResources(); err != nil {
-		return err
-	}
-	if rev < 0 {
-		return &plainError{msg: fmt.Sprintf(msgRevisionPositive, rev)}
-	}
-	infos, err := x.rolloutInfos()
-	if err != nil {
-		return err
-	}
-	if len(infos) != 1 {
-		return &plainError{msg: fmt.Sprintf(msgStatusOneResource, len(infos))}
-	}
-	d, ok := infos[0].obj.(*api.Deployment)
-	if !ok {
-		return &plainError{msg: fmt.Sprintf(msgNoStatusViewer, infos[0].rt.GroupKind())}
-	}
-	line, _, err := RolloutStatus(d, rev)
-	if err != nil {
-		return err
-	}
-	x.printf("%s\n", line)
-	return nil
-}
-
 // RolloutStatus is kubectl's DeploymentStatusViewer: the line `kubectl
 // rollout status` prints for a Deployment now and whether the rollout is
 // done. A revision other than 0 must be the Deployment's current one. A

@@ -9,6 +9,14 @@ import (
 // pkg/api/validate/content), with their texts. The checks are hand-written
 // loops equivalent to kube's regular expressions (quoted in the messages),
 // because they run on every pod the simulation creates.
+//
+// The two packages word a length limit differently, and Kubernetes uses
+// both: names (IsDNS1123Subdomain, IsDNS1123Label, and the other
+// util/validation checks) say "must be no more than 253 characters"
+// (MaxLenError); label keys and values (content.IsLabelKey, alias
+// IsQualifiedName, and content.IsLabelValue, alias IsValidLabelValue) say
+// "must be no more than 63 bytes" (MaxLenBytesError), the prefix of a label
+// key included. See docs/kubernetes-rules.md §3.
 
 const (
 	qnameCharFmt        = "[A-Za-z0-9]"
@@ -43,8 +51,13 @@ func RegexError(msg, fmtStr string, examples ...string) string {
 	return msg
 }
 
-// MaxLenError is apimachinery's "must be no more than N bytes".
-func MaxLenError(n int) string { return fmt.Sprintf("must be no more than %d bytes", n) }
+// MaxLenError is util/validation's "must be no more than N characters", the
+// text of every name and key check that is not a label rule.
+func MaxLenError(n int) string { return fmt.Sprintf("must be no more than %d characters", n) }
+
+// MaxLenBytesError is pkg/api/validate/content's "must be no more than N
+// bytes", the text of label keys and values since Kubernetes 1.35.
+func MaxLenBytesError(n int) string { return fmt.Sprintf("must be no more than %d bytes", n) }
 
 func isAlnum(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
@@ -113,7 +126,7 @@ func IsQualifiedName(value string) []string {
 	}
 	var errs []string
 	if prefix != "" {
-		for _, m := range IsDNS1123Subdomain(prefix) {
+		for _, m := range dns1123SubdomainErrs(prefix, MaxLenBytesError) {
 			errs = append(errs, "prefix part "+m)
 		}
 	}
@@ -124,7 +137,7 @@ func qualifiedNameErrs(errs []string, name string) []string {
 	if len(name) == 0 {
 		errs = append(errs, "name part must be non-empty")
 	} else if len(name) > DNS1123LabelMaxLength {
-		errs = append(errs, "name part "+MaxLenError(DNS1123LabelMaxLength))
+		errs = append(errs, "name part "+MaxLenBytesError(DNS1123LabelMaxLength))
 	}
 	if !isQualifiedNamePart(name) {
 		errs = append(errs, "name part "+RegexError(qualifiedNameErr, qualifiedNameFmt, "MyName", "my.name", "123-abc"))
@@ -140,7 +153,7 @@ func IsValidLabelValue(value string) []string {
 	}
 	var errs []string
 	if len(value) > LabelValueMaxLength {
-		errs = append(errs, MaxLenError(LabelValueMaxLength))
+		errs = append(errs, MaxLenBytesError(LabelValueMaxLength))
 	}
 	if !ok {
 		errs = append(errs, RegexError(labelValueErr, labelValueFmt, "MyValue", "my_value", "12345"))
@@ -171,13 +184,19 @@ func IsDNS1123Label(value string) []string {
 
 // IsDNS1123Subdomain checks a DNS-1123 subdomain (object names).
 func IsDNS1123Subdomain(value string) []string {
+	return dns1123SubdomainErrs(value, MaxLenError)
+}
+
+// dns1123SubdomainErrs is IsDNS1123Subdomain with the length limit worded
+// by maxLen: util/validation's for names, content's for label-key prefixes.
+func dns1123SubdomainErrs(value string, maxLen func(int) string) []string {
 	ok := isDNS1123Subdomain(value)
 	if ok && len(value) <= DNS1123SubdomainMaxLength {
 		return nil
 	}
 	var errs []string
 	if len(value) > DNS1123SubdomainMaxLength {
-		errs = append(errs, MaxLenError(DNS1123SubdomainMaxLength))
+		errs = append(errs, maxLen(DNS1123SubdomainMaxLength))
 	}
 	if !ok {
 		errs = append(errs, RegexError("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character", dns1123SubdomainFmt, "example.com"))

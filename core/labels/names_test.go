@@ -15,6 +15,9 @@ const (
 	valueMsg     = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
 )
 
+// TestIsQualifiedName ports apimachinery's pkg/api/validate/content
+// kube_test.go TestIsLabelKey (IsQualifiedName is its alias): a label key's
+// limits are in bytes, its prefix's too.
 func TestIsQualifiedName(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -56,6 +59,8 @@ func TestIsQualifiedName(t *testing.T) {
 	}
 }
 
+// TestIsValidLabelValue ports apimachinery's pkg/api/validate/content
+// kube_test.go TestIsLabelValue: "must be no more than 63 bytes".
 func TestIsValidLabelValue(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -87,6 +92,9 @@ func TestIsValidLabelValue(t *testing.T) {
 	}
 }
 
+// TestIsDNS1123Label ports apimachinery's pkg/util/validation
+// validation_test.go TestIsDNS1123Label (and adds the texts): names say
+// "must be no more than 63 characters".
 func TestIsDNS1123Label(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -117,8 +125,8 @@ func TestIsDNS1123Label(t *testing.T) {
 		{"web.v1.2", []string{"must not contain dots"}},
 		{".a", []string{labelMsg}},
 		{"a@b", []string{labelMsg}},
-		{strings.Repeat("a", 64), []string{"must be no more than 63 bytes"}},
-		{strings.Repeat("a", 62) + ".b", []string{"must be no more than 63 bytes", "must not contain dots"}},
+		{strings.Repeat("a", 64), []string{"must be no more than 63 characters"}},
+		{strings.Repeat("a", 62) + ".b", []string{"must be no more than 63 characters", "must not contain dots"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.in, func(t *testing.T) {
@@ -128,6 +136,10 @@ func TestIsDNS1123Label(t *testing.T) {
 	}
 }
 
+// TestIsDNS1123Subdomain ports apimachinery's pkg/util/validation
+// validation_test.go TestIsDNS1123Subdomain (a sample of its good and bad
+// values, with the texts): object names say "must be no more than 253
+// characters".
 func TestIsDNS1123Subdomain(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -148,7 +160,19 @@ func TestIsDNS1123Subdomain(t *testing.T) {
 		{".a", []string{subdomainMsg}},
 		{"a.-b", []string{subdomainMsg}},
 		{"a_b.c", []string{subdomainMsg}},
-		{strings.Repeat("a", 254), []string{"must be no more than 253 bytes"}},
+		{"a--1--2--b.a", nil},
+		{"1--a--b--2.1", nil},
+		{"aa.bb.cc.dd.ee", nil},
+		{"1.2.3.4.5", nil},
+		{"ab.A", []string{subdomainMsg}},
+		{"0.A", []string{subdomainMsg}},
+		{"aa.bB.cc.dd.ee", []string{subdomainMsg}},
+		{"a@b", []string{subdomainMsg}},
+		{"a:b", []string{subdomainMsg}},
+		{"a b", []string{subdomainMsg}},
+		{"1..2", []string{subdomainMsg}},
+		{strings.Repeat("a", 254), []string{"must be no more than 253 characters"}},
+		{strings.Repeat("a", 253) + "-", []string{"must be no more than 253 characters", subdomainMsg}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.in, func(t *testing.T) {

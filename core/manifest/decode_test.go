@@ -94,7 +94,7 @@ func TestDecodeReportsEveryProblemWithItsPosition(t *testing.T) {
 		{"kind is not a string", "apiVersion: v1\nkind: [Pod]\n",
 			[]string{`m.yaml:2:7: cannot decode a list into kind (a string)`}},
 		{"unknown kind", "apiVersion: v1\nkind: Foo\n",
-			[]string{`m.yaml:2:7: no kind "Foo" is registered for version "v1"; Converge knows apps/v1 Deployment and ReplicaSet, and v1 Pod, ConfigMap, Service and Node`}},
+			[]string{`m.yaml:2:7: no kind "Foo" is registered for version "v1"; Converge knows apps/v1 Deployment and ReplicaSet, v1 Pod, ConfigMap, Service, Node and ResourceQuota, and policy/v1 PodDisruptionBudget`}},
 		{"a kind in the wrong case", "apiVersion: apps/v1\nkind: deployment\n",
 			[]string{`m.yaml:2:7: no kind "deployment" is registered for version "apps/v1"; did you mean "Deployment"?`}},
 		{"a kind in the wrong version", "apiVersion: v1\nkind: Deployment\n",
@@ -116,7 +116,7 @@ func TestDecodeReportsEveryProblemWithItsPosition(t *testing.T) {
 		{"a typed List with another kind", "apiVersion: apps/v1\nkind: DeploymentList\nitems:\n- {apiVersion: apps/v1, kind: ReplicaSet, metadata: {name: r}}\n",
 			[]string{`m.yaml:4:3: a DeploymentList holds only Deployments, not ReplicaSet`}},
 		{"problems in several documents", "apiVersion: v1\nkind: Foo\n---\napiVersion: v1\nkind: Pod\nmetadata: {nam: p}\n",
-			[]string{`m.yaml:2:7: no kind "Foo" is registered for version "v1"; Converge knows apps/v1 Deployment and ReplicaSet, and v1 Pod, ConfigMap, Service and Node`,
+			[]string{`m.yaml:2:7: no kind "Foo" is registered for version "v1"; Converge knows apps/v1 Deployment and ReplicaSet, v1 Pod, ConfigMap, Service, Node and ResourceQuota, and policy/v1 PodDisruptionBudget`,
 				`m.yaml:6:12: unknown field "nam" in metadata; did you mean "name"?`}},
 	}
 	for _, tc := range tests {
@@ -328,9 +328,12 @@ func TestDecodeRefusesAliasBombs(t *testing.T) {
 	}
 	docs, probs := Decode([]byte(b.String()), "bomb.yaml")
 	assert.Empty(t, docs)
-	// The aliases of x1..x4 add 74,718 nodes and *a4 66,430 more: the
-	// first alias of x5 (line 9) goes over the budget.
-	assert.Contains(t, problemStrings(probs), "bomb.yaml:9:10: document contains excessive aliasing: aliases expand to more than 100000 nodes")
+	// *a0 stands for 47 bytes (nine "lol" and their punctuation), *a1 for
+	// 425, ... *a5 for 2,790,065. The aliases of x1..x5 add 3,138,759
+	// bytes, within the 4,193,767 the file leaves; the first alias of x6
+	// (line 10) adds 2,790,065 more.
+	assert.Equal(t, []string{"bomb.yaml:10:10: excessive aliasing: alias *a5 expands the document beyond 4 MiB, the limit of a file " +
+		"(the file has 537 bytes; its aliases up to here add 5,928,824)"}, problemStrings(probs))
 }
 
 func TestDecodeObjects(t *testing.T) {
@@ -342,7 +345,7 @@ func TestDecodeObjects(t *testing.T) {
 
 	_, err = DecodeObjects([]byte("apiVersion: v1\nkind: Foo\n"), "-")
 	require.Error(t, err)
-	assert.Equal(t, `-:2:7: no kind "Foo" is registered for version "v1"; Converge knows apps/v1 Deployment and ReplicaSet, and v1 Pod, ConfigMap, Service and Node`, err.Error())
+	assert.Equal(t, `-:2:7: no kind "Foo" is registered for version "v1"; Converge knows apps/v1 Deployment and ReplicaSet, v1 Pod, ConfigMap, Service, Node and ResourceQuota, and policy/v1 PodDisruptionBudget`, err.Error())
 }
 
 func TestDecodeNode(t *testing.T) {
@@ -406,4 +409,30 @@ func TestDecodeIntoScalarsAndNodes(t *testing.T) {
 // Inline is embedded in a test target.
 type Inline struct {
 	Embedded string `json:"embedded"`
+}
+
+// TestEncodingErrorsAreAtTheirPosition: a control character or a byte that
+// is not UTF-8 is reported where it is (the YAML parser's message has no
+// position), with the character or byte it found.
+func TestEncodingErrorsAreAtTheirPosition(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, in, want string
+	}{
+		{"a control character", "name: x\ntitle: a\x07b\n", "m.yaml:2:9: invalid YAML: control characters are not allowed (found U+0007)"},
+		{"a NUL", "a: 1\nb: x\x00\n", "m.yaml:2:5: invalid YAML: control characters are not allowed (found U+0000)"},
+		{"lines ended by CR", "a: 1\rb: 2\r\nc: x\x07\n", "m.yaml:3:5: invalid YAML: control characters are not allowed (found U+0007)"},
+		{"after multi-byte characters", "title: ééé\x01\n", "m.yaml:1:11: invalid YAML: control characters are not allowed (found U+0001)"},
+		{"after a byte order mark", "\xef\xbb\xbfname: x\ntitle: \x01\n", "m.yaml:2:8: invalid YAML: control characters are not allowed (found U+0001)"},
+		{"a byte that is not UTF-8", "name: x\ndescription: bad \xff byte\n", "m.yaml:2:18: invalid YAML: invalid leading UTF-8 octet (found byte 0xff; a file must be UTF-8)"},
+		{"Latin-1 text", "name: x\ntitle: \"\xe9t\xe9\"\n", "m.yaml:2:9: invalid YAML: invalid trailing UTF-8 octet (found byte 0xe9; a file must be UTF-8)"},
+		{"a sequence cut short at the end", "a: b\xe2\x82", "m.yaml:1:5: invalid YAML: incomplete UTF-8 octet sequence (found byte 0xe2; a file must be UTF-8)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, probs := ParseDocuments([]byte(tc.in), "m.yaml")
+			assert.Equal(t, []string{tc.want}, problemStrings(probs))
+		})
+	}
 }

@@ -13,7 +13,9 @@
 //     (`metadata.labels.version: must be a string; quote it: "1.0"`);
 //   - kinds that are not registered (`no kind "Foo" is registered for version
 //     "v1"`);
-//   - aliases that expand beyond MaxAliasNodes nodes or refer to themselves.
+//   - aliases that refer to themselves, or that would expand the stream
+//     beyond MaxFileSize (4 MiB, the file and its aliases together), at the
+//     alias that goes over.
 //
 // Output of `kubectl get -o yaml` is accepted: fields the API server sets
 // (status, metadata.uid, metadata.resourceVersion, metadata.managedFields ...)

@@ -17,7 +17,8 @@ type kindInfo struct {
 // kinds are the objects a manifest may hold, in the order messages list
 // them (Endpoints and Events are the control plane's to write). Their
 // apiVersions and Go types are core/api's resource table's.
-var kinds = registered(api.KindDeployment, api.KindReplicaSet, api.KindPod, api.KindConfigMap, api.KindService, api.KindNode)
+var kinds = registered(api.KindDeployment, api.KindReplicaSet, api.KindPod, api.KindConfigMap, api.KindService, api.KindNode,
+	api.KindResourceQuota, api.KindPodDisruptionBudget)
 
 func registered(names ...string) []kindInfo {
 	out := make([]kindInfo, len(names))
@@ -58,7 +59,37 @@ func lookupKind(apiVersion, kind string) (kindInfo, string, bool) {
 	if s := Suggest(kind, names); s != "" {
 		return kindInfo{}, msg + fmt.Sprintf("; did you mean %q?", s), false
 	}
-	return kindInfo{}, msg + "; Converge knows apps/v1 Deployment and ReplicaSet, and v1 Pod, ConfigMap, Service and Node", false
+	return kindInfo{}, msg + "; Converge knows " + knownKinds(), false
+}
+
+// knownKinds lists the registered kinds by apiVersion, in the order of
+// kinds: "apps/v1 Deployment and ReplicaSet, v1 Pod, ..., and policy/v1
+// PodDisruptionBudget".
+func knownKinds() string {
+	var versions []string
+	byVersion := map[string][]string{}
+	for _, k := range kinds {
+		if _, ok := byVersion[k.apiVersion]; !ok {
+			versions = append(versions, k.apiVersion)
+		}
+		byVersion[k.apiVersion] = append(byVersion[k.apiVersion], k.kind)
+	}
+	groups := make([]string, len(versions))
+	for i, v := range versions {
+		groups[i] = v + " " + andList(byVersion[v])
+	}
+	if len(groups) == 1 {
+		return groups[0]
+	}
+	return strings.Join(groups[:len(groups)-1], ", ") + ", and " + groups[len(groups)-1]
+}
+
+// andList is "A", "A and B" or "A, B and C".
+func andList(items []string) string {
+	if len(items) == 1 {
+		return items[0]
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }
 
 // listItemKind returns the kind of a typed list ("DeploymentList" →
@@ -105,6 +136,7 @@ var ignoredFields = map[reflect.Type][]string{
 		"healthCheckNodePort", "loadBalancerClass", "loadBalancerIP", "loadBalancerSourceRanges",
 		"publishNotReadyAddresses", "sessionAffinityConfig", "trafficDistribution",
 	},
-	reflect.TypeFor[api.ServicePort](): {"appProtocol"},
-	reflect.TypeFor[api.NodeSpec]():    {"configSource", "externalID", "podCIDR", "podCIDRs", "providerID"},
+	reflect.TypeFor[api.ServicePort]():       {"appProtocol"},
+	reflect.TypeFor[api.NodeSpec]():          {"configSource", "externalID", "podCIDR", "podCIDRs", "providerID"},
+	reflect.TypeFor[api.ResourceQuotaSpec](): {"scopeSelector"},
 }

@@ -3,6 +3,7 @@ package manifest
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -40,16 +41,47 @@ func (p Problem) String() string {
 }
 
 // Problems is every problem found in an input. As an error it renders one
-// problem per line.
+// problem per line, the first MaxShown of them.
 type Problems []Problem
 
 var _ error = Problems(nil)
 
-// Error implements error: one problem per line.
+// MaxShown is how many problems are shown wherever they are printed or
+// returned (the command line, the page's editor, the JS API): the first
+// 100, in order, and then a count of the rest (MoreText), since one bad
+// anchor aliased 60,000 times is 60,001 problems at one place.
+const MaxShown = 100
+
+// Head returns the first MaxShown problems and how many more there are.
+func (ps Problems) Head() (Problems, int) {
+	if len(ps) <= MaxShown {
+		return ps, 0
+	}
+	return ps[:MaxShown], len(ps) - MaxShown
+}
+
+// MoreText is the line that stands for n problems not shown: "... and
+// 59,901 more problems" ("" for none).
+func MoreText(n int) string {
+	switch {
+	case n <= 0:
+		return ""
+	case n == 1:
+		return "... and 1 more problem"
+	}
+	return "... and " + Thousands(int64(n)) + " more problems"
+}
+
+// Error implements error: one problem per line, the first MaxShown and a
+// line that counts the rest.
 func (ps Problems) Error() string {
-	lines := make([]string, len(ps))
-	for i, p := range ps {
+	shown, more := ps.Head()
+	lines := make([]string, len(shown), len(shown)+1)
+	for i, p := range shown {
 		lines[i] = p.String()
+	}
+	if more > 0 {
+		lines = append(lines, MoreText(more))
 	}
 	return strings.Join(lines, "\n")
 }
@@ -101,4 +133,23 @@ func (ps Problems) Sort() {
 		}
 		return ps[i].Col < ps[j].Col
 	})
+}
+
+// Thousands writes n in decimal with commas between groups of three digits,
+// as the messages write counts and sizes: 4,194,304.
+func Thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
 }

@@ -8,21 +8,36 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
 
-// MaxAliasNodes bounds how many nodes alias expansion may add to one
-// document, so that a "billion laughs" input is refused instead of
-// exhausting memory. Real manifests use a handful of aliases.
-const MaxAliasNodes = 100_000
+// MaxFileSize bounds an input, from any source (a file, standard input, a
+// share link, the JS API's load: core/scenario's MaxFileSize is this one),
+// and what its aliases expand to: the bytes that alias expansion adds to a
+// stream count against the same 4 MiB as the stream itself (see
+// ParseDocuments), so that a "billion laughs" input of a few kilobytes is
+// refused at the alias that goes over instead of exhausting memory. Real
+// manifests use a handful of aliases. docs/limits.md lists every limit.
+const MaxFileSize = 4 << 20
 
 // ParseDocuments parses a YAML (or JSON) stream into its documents, as
 // yaml.Nodes of kind DocumentNode with their lines and columns, aliases not
 // yet expanded (see Expand). Empty documents are skipped. A syntax error ends
 // the stream: the documents before it are returned with a problem at the
-// error's line.
+// error's line. So does a document whose aliases would expand the stream
+// beyond MaxFileSize: the stream's own bytes and what its aliases add, in
+// bytes (aliasBudget), are checked as each document is read, before
+// anything is expanded, and the problem is at the alias that goes over.
 func ParseDocuments(data []byte, file string) ([]*yaml.Node, Problems) {
+	return parseDocuments(data, file, MaxFileSize)
+}
+
+// parseDocuments is ParseDocuments with limit in place of MaxFileSize (the
+// fuzz test explores small ones).
+func parseDocuments(data []byte, file string, limit int) ([]*yaml.Node, Problems) {
+	budget := newAliasBudget(len(data), limit)
 	if looksLikeJSON(data) {
 		// JSON allows tabs between tokens, YAML does not; a raw tab
 		// cannot occur inside a valid JSON string, so this is safe.
@@ -41,6 +56,9 @@ func ParseDocuments(data []byte, file string) ([]*yaml.Node, Problems) {
 		}
 		if len(n.Content) == 0 || isEmptyDoc(&n) {
 			continue
+		}
+		if at := budget.walk(&n); at != nil {
+			return docs, Problems{aliasProblem(file, at, budget.detail())}
 		}
 		docs = append(docs, &n)
 	}
@@ -84,6 +102,11 @@ func syntaxProblem(err error, data []byte, file string) Problem {
 		msg = strings.TrimPrefix(msg, "yaml: ")
 		if m := anchorRE.FindStringSubmatch(msg); m != nil {
 			p.Line, p.Col = offsetPosition(data, bytes.Index(data, []byte("*"+m[1])))
+		} else if off, found, ok := badCharacter(data); ok && encodingErrors[msg] {
+			// The reader's errors have no position: it is the first
+			// character the reader refuses.
+			p.Line, p.Col = offsetPosition(data, off)
+			msg += " (found " + found + ")"
 		}
 	}
 	p.Line = max(p.Line, 1)
@@ -91,24 +114,74 @@ func syntaxProblem(err error, data []byte, file string) Problem {
 	return p
 }
 
-// offsetPosition converts a byte offset into a line and column (1-based).
+// offsetPosition converts a byte offset into a line and column (1-based;
+// the column counts characters, as the parser's do).
 func offsetPosition(data []byte, off int) (int, int) {
 	if off < 0 || off > len(data) {
 		return 1, 1
 	}
-	line := 1 + bytes.Count(data[:off], []byte("\n"))
-	col := off - bytes.LastIndexByte(data[:off], '\n')
-	return line, col
+	line, start := 1, 0
+	for i := 0; i < off; {
+		if n := breakLen(data[i:]); n > 0 {
+			line, i = line+1, i+n
+			start = i
+			continue
+		}
+		i++
+	}
+	return line, 1 + utf8.RuneCount(data[start:off])
+}
+
+// encodingErrors are the YAML reader's errors about the characters of the
+// input, which carry no position.
+var encodingErrors = map[string]bool{
+	"control characters are not allowed": true,
+	"invalid leading UTF-8 octet":        true,
+	"invalid trailing UTF-8 octet":       true,
+	"incomplete UTF-8 octet sequence":    true,
+	"invalid Unicode character":          true,
+}
+
+// badCharacter finds the first character the YAML reader refuses: a byte
+// that is not UTF-8, or a character outside YAML's printable set (tab, line
+// feed, carriage return, U+0020–U+007E, U+0085, U+00A0–U+D7FF,
+// U+E000–U+FFFD, U+10000 and above; a byte order mark may open the file).
+// It returns its offset and what was found ("U+0007", "byte 0xff; ...").
+func badCharacter(data []byte) (off int, found string, ok bool) {
+	i := 0
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		i = 3
+	}
+	for i < len(data) {
+		r, size := utf8.DecodeRune(data[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			return i, fmt.Sprintf("byte 0x%02x; a file must be UTF-8", data[i]), true
+		case r == '\t', r == '\n', r == '\r', r >= 0x20 && r <= 0x7e, r == 0x85,
+			r >= 0xa0 && r <= 0xd7ff, r >= 0xe000 && r <= 0xfffd, r >= 0x10000:
+		default:
+			return i, fmt.Sprintf("U+%04X", r), true
+		}
+		i += size
+	}
+	return 0, "", false
 }
 
 // Expand returns a copy of n with every alias replaced by a copy of its
 // anchored node and every merge key (`<<: *base`) merged, so that later
 // passes see a plain tree. Anchor names are cleared in the copy. It refuses,
 // with a problem at the alias, aliases that refer to a node that contains
-// them and expansions that would add more than MaxAliasNodes nodes; the
-// offending alias becomes null.
+// them and expansions that would add more than MaxFileSize bytes (counted as
+// aliasBudget counts them; ParseDocuments has already refused a stream whose
+// expansion goes beyond what is left of MaxFileSize, so this only bounds
+// nodes that did not come from it); the offending alias becomes null.
 func Expand(n *yaml.Node, file string) (*yaml.Node, Problems) {
-	e := &expander{file: file, active: map[*yaml.Node]bool{}}
+	return expandWithin(n, file, MaxFileSize)
+}
+
+// expandWithin is Expand with limit in place of MaxFileSize.
+func expandWithin(n *yaml.Node, file string, limit int64) (*yaml.Node, Problems) {
+	e := &expander{file: file, limit: limit, active: map[*yaml.Node]bool{}}
 	out := e.expand(n, false)
 	return out, e.probs
 }
@@ -119,7 +192,8 @@ type expander struct {
 	// are reported.
 	alias  *yaml.Node
 	probs  Problems
-	added  int
+	added  int64
+	limit  int64
 	over   bool
 	active map[*yaml.Node]bool
 }
@@ -154,10 +228,10 @@ func (e *expander) expand(n *yaml.Node, viaAlias bool) *yaml.Node {
 		return e.expand(n.Alias, true)
 	}
 	if viaAlias {
-		e.added++
-		if e.added > MaxAliasNodes {
+		e.added += nodeBytes(n)
+		if e.added > e.limit {
 			if !e.over {
-				e.problem(e.alias, "document contains excessive aliasing: aliases expand to more than %d nodes", MaxAliasNodes)
+				e.probs = append(e.probs, aliasProblem(e.file, e.alias, ""))
 			}
 			e.over = true
 			return nullAt(n)

@@ -31,6 +31,16 @@ func (p *parser) cluster(rc *rawCluster) Cluster {
 				c.Timings.PodEvictionTimeout = d
 			}
 		}
+		if t.NodeMonitorPeriod != nil {
+			if d, ok := p.duration(t.NodeMonitorPeriod, "cluster.timings.nodeMonitorPeriod", false); ok {
+				c.Timings.NodeMonitorPeriod = d
+			}
+		}
+		if t.EventTTL != nil {
+			if d, ok := p.duration(t.EventTTL, "cluster.timings.eventTTL", false); ok {
+				c.Timings.EventTTL = d
+			}
+		}
 	}
 	if len(rc.Images) > 0 {
 		c.Images = map[string]ImageSpec{}

@@ -21,21 +21,75 @@ func (p *parser) exprPos(n *yaml.Node, off int) manifest.Position {
 	case 0, yaml.TaggedStyle:
 		return manifest.Position{Line: n.Line, Col: n.Column + utf8.RuneCountInString(value[:off])}
 	case yaml.SingleQuotedStyle, yaml.DoubleQuotedStyle:
-		if col, ok := p.quotedColumn(n, off); ok {
+		if col, ok := p.cols.quotedColumn(n, off); ok {
 			return manifest.Position{Line: n.Line, Col: col}
 		}
 	}
 	return nodePos(n)
 }
 
+// columns finds columns in the file's lines. A line is read once, the first
+// time a problem needs a column on it (see runeStart); then each problem
+// reads only the quoted scalar it is in, so that placing every problem of a
+// file is linear in its size however many share a line.
+type columns struct {
+	lines []string
+	// starts holds, for a line with non-ASCII characters that has been
+	// read, the byte offset of each of its characters; ascii marks the
+	// lines read that have none, where the offset is the column.
+	starts map[int][]int
+	ascii  map[int]bool
+	// scanned counts the bytes read to place problems (the tests bound it).
+	scanned int
+}
+
+func newColumns(data []byte) *columns {
+	return &columns{lines: manifest.SourceLines(data), starts: map[int][]int{}, ascii: map[int]bool{}}
+}
+
+// runeStart is the byte offset of character c (0-based) of line l
+// (0-based), or len(line) past its end.
+func (p *columns) runeStart(l, c int) int {
+	line := p.lines[l]
+	if !p.ascii[l] && p.starts[l] == nil {
+		p.scanned += len(line)
+		if isASCII(line) {
+			p.ascii[l] = true
+		} else {
+			starts := make([]int, 0, len(line))
+			for i := range line {
+				starts = append(starts, i)
+			}
+			p.starts[l] = starts
+		}
+	}
+	if p.ascii[l] {
+		return min(max(c, 0), len(line))
+	}
+	if starts := p.starts[l]; c >= 0 && c < len(starts) {
+		return starts[c]
+	}
+	return len(line)
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
 // quotedColumn walks the source of a quoted scalar on its line until off
 // bytes of its value have been seen, counting columns in characters.
-func (p *parser) quotedColumn(n *yaml.Node, off int) (int, bool) {
+func (p *columns) quotedColumn(n *yaml.Node, off int) (int, bool) {
 	if n.Line < 1 || n.Line > len(p.lines) {
 		return 0, false
 	}
 	line := p.lines[n.Line-1]
-	i := runeIndex(line, n.Column-1) + 1 // after the opening quote
+	i := p.runeStart(n.Line-1, n.Column-1) + 1 // after the opening quote
+	defer func(start int) { p.scanned += i - start }(i)
 	col := n.Column + 1
 	for seen := 0; seen < off; {
 		if i >= len(line) {
@@ -79,14 +133,4 @@ func escapeLen(s string) (src, dec int) {
 		return 2, 1
 	}
 	return 2 + hex, max(utf8.RuneLen(rune(v)), 1)
-}
-
-// runeIndex returns the byte index of the n-th rune of s.
-func runeIndex(s string, n int) int {
-	i := 0
-	for ; n > 0 && i < len(s); n-- {
-		_, w := utf8.DecodeRuneInString(s[i:])
-		i += w
-	}
-	return i
 }

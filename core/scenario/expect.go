@@ -278,6 +278,18 @@ func quoteJSON(s string) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
+// Zero is what a missing last field of the path stands for, and whether
+// one does: Kubernetes omits zero-valued fields, so a missing
+// .status.availableReplicas is 0 (json.Number("0")), a missing omitempty
+// bool false and string "". Eval applies it; an export that checks the
+// expect elsewhere (core/export) needs it too.
+func (e *Expect) Zero() (any, bool) {
+	if e == nil {
+		return nil, false
+	}
+	return e.zero, e.hasZero
+}
+
 // Missing is how Eval reports a path that leads nowhere.
 const Missing = "<missing>"
 

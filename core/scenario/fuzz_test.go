@@ -5,7 +5,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func seedFiles(f *testing.F) {
@@ -128,4 +130,41 @@ func FuzzShare(f *testing.F) {
 			t.Fatalf("round trip changed %q into %q", x, out)
 		}
 	})
+}
+
+// FuzzErrorPositions: every problem of any input is inside the file (its
+// line exists and its column is at most one past the line's last
+// character), and columns inside quoted strings agree with a plain count
+// from the start of the line, however many problems a line has.
+func FuzzErrorPositions(f *testing.F) {
+	seedFiles(f)
+	f.Add([]byte("name: q\nsteps: [{at: 1s, expect: 'deployment/wéb .x ~= 3'}, {at: 2s, expect: \"d/\\u00e9 .x ~= 3\"}]\n"))
+	f.Add([]byte("name: q\nsteps: [{at: 1s, kubectl: 'scale deploy/web --replicas=''3'''}, {at: 2s, fault: \"node-down nope\"}]\n"))
+	f.Add([]byte("name: \"\\x01\"\nsteps: [{at: 1s, expect: \"\\t\\\"x\\\" == 3\"}]\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 1<<14 {
+			return
+		}
+		cols := newColumns(data)
+		_, probs := parse(data, "f.yaml", cols)
+		lines := yamlLines(data)
+		for _, p := range probs {
+			if p.Line < 1 || p.Line > len(lines) {
+				t.Fatalf("problem on line %d of %d: %s", p.Line, len(lines), p)
+			}
+			if n := utf8.RuneCountInString(lines[p.Line-1]); p.Col < 1 || p.Col > n+1 {
+				t.Fatalf("problem at column %d of a %d-character line: %s", p.Col, n, p)
+			}
+		}
+		if cols.scanned > 2*len(data) {
+			t.Fatalf("%d bytes scanned to place the problems of %d", cols.scanned, len(data))
+		}
+	})
+}
+
+// yamlLines splits data at the line breaks of YAML (CR LF, CR, LF) and of
+// libyaml (NEL, LS, PS), for the fuzz test's own check of positions.
+func yamlLines(data []byte) []string {
+	s := strings.NewReplacer("\r\n", "\n", "\r", "\n", "\u0085", "\n", "\u2028", "\n", "\u2029", "\n").Replace(string(data))
+	return strings.Split(s, "\n")
 }

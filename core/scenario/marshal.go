@@ -316,9 +316,24 @@ func clusterNode(c Cluster) *yaml.Node {
 		m.Content = append(m.Content, strNode("nodes"), seq)
 	}
 	if c.Timings != def.Timings {
-		m.Content = append(m.Content, strNode("timings"), mapNode(
-			"nodeMonitorGracePeriod", strNode(c.Timings.NodeMonitorGracePeriod.String()),
-			"podEvictionTimeout", strNode(c.Timings.PodEvictionTimeout.String())))
+		t := mapNode()
+		for _, f := range []struct {
+			name      string
+			got, want time.Duration
+		}{
+			{"nodeMonitorGracePeriod", c.Timings.NodeMonitorGracePeriod, def.Timings.NodeMonitorGracePeriod},
+			{"nodeMonitorPeriod", c.Timings.NodeMonitorPeriod, def.Timings.NodeMonitorPeriod},
+			{"podEvictionTimeout", c.Timings.PodEvictionTimeout, def.Timings.PodEvictionTimeout},
+			{"eventTTL", c.Timings.EventTTL, def.Timings.EventTTL},
+		} {
+			// The two older timings are always written; the newer ones when
+			// set (a Timings built in code may leave them zero) and not the
+			// default.
+			if f.name == "nodeMonitorGracePeriod" || f.name == "podEvictionTimeout" || (f.got != 0 && f.got != f.want) {
+				t.Content = append(t.Content, strNode(f.name), strNode(f.got.String()))
+			}
+		}
+		m.Content = append(m.Content, strNode("timings"), t)
 	}
 	if len(c.Images) > 0 {
 		images := mapNode()

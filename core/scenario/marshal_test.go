@@ -153,7 +153,7 @@ func TestAppendStepRefusesInvalidSteps(t *testing.T) {
 		{"two lines", Step{Kubectl: "get\npods"}, "append step: kubectl: must be one line"},
 		{"expectError on an expect", Step{Expect: e, ExpectError: "x"}, "append step: expectError: only kubectl and apply steps may expect an error"},
 		{"an unknown node", Step{Fault: &Fault{Type: FaultNodeUp, Target: "node-9"}}, `append step: fault node-up node-9: unknown node "node-9"`},
-		{"a bad fault", Step{Fault: &Fault{Type: "melt", Target: "x"}}, `append step: fault melt x: column 1: unknown fault "melt"; use node-down NODE, node-up NODE, crash pod/NAME or crash deployment/NAME`},
+		{"a bad fault", Step{Fault: &Fault{Type: "melt", Target: "x"}}, `append step: fault melt x: column 1: unknown fault "melt"; use node-down NODE, node-up NODE, crash pod/NAME, crash deployment/NAME, crash -l SELECTOR [--count=N] or delete pod -l SELECTOR [--count=N]`},
 		{"a bad expect", Step{Expect: &Expect{Kind: "Pod", Name: "x", Op: "~"}}, `append step: expect pod/x  ~ null: column 8: a path starts with '.', e.g. .status.availableReplicas`},
 		{"an apply without object", Step{Apply: []manifest.Doc{{}}}, "append step: apply: no object"},
 	}
@@ -245,7 +245,7 @@ func TestMarshalAScenarioBuiltInCode(t *testing.T) {
 		Name: "built", Title: "Built: in code", Description: "Two\nlines.\n", Seed: 7, Duration: 10 * time.Minute,
 		Cluster: Cluster{
 			Nodes:   []NodeSpec{{Name: "a", CPU: "500m", Memory: "1Gi", Pods: 10}},
-			Timings: Timings{NodeMonitorGracePeriod: 40 * time.Second, PodEvictionTimeout: time.Minute},
+			Timings: Timings{NodeMonitorGracePeriod: 40 * time.Second, NodeMonitorPeriod: DefaultNodeMonitorPeriod, PodEvictionTimeout: time.Minute, EventTTL: DefaultEventTTL},
 			Images: map[string]ImageSpec{
 				"z:1": {PullSeconds: 1, StartSeconds: 1},
 				"a:1": {PullSeconds: 3, StartSeconds: 2, ReadySeconds: 4, CrashAfterSeconds: 5, PullFail: true, NeverReady: true},

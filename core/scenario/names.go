@@ -20,7 +20,7 @@ func nameError(s string) string {
 	}
 	for _, c := range s {
 		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
-			return "must consist of lowercase letters, digits and '-'"
+			return "must consist of lowercase letters, digits and '-', at most " + strconv.Itoa(MaxNameLength) + " characters"
 		}
 	}
 	return ""

@@ -35,7 +35,7 @@ func TestNameError(t *testing.T) {
 	assert.Empty(t, nameError("rolling-update-2"))
 	assert.Equal(t, "must not be empty", nameError(""))
 	assert.Equal(t, "must be at most 63 characters", nameError(strings.Repeat("a", 64)))
-	assert.Equal(t, "must consist of lowercase letters, digits and '-'", nameError("Web"))
+	assert.Equal(t, "must consist of lowercase letters, digits and '-', at most 63 characters", nameError("Web"))
 }
 
 func TestSortNodeNames(t *testing.T) {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -12,12 +14,16 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"converge/core/api"
+	"converge/core/kubectl"
 	"converge/core/manifest"
+	"converge/core/validation"
 )
 
 // MaxFileSize bounds a scenario, from any source: a file, standard input,
-// a share link (which MaxShareSize bounds further), the JS API's load.
-const MaxFileSize = 4 << 20
+// a share link (which MaxShareSize bounds further), the JS API's load; and
+// with it what the file's aliases expand to (manifest.MaxFileSize, the one
+// limit of both).
+const MaxFileSize = manifest.MaxFileSize
 
 // ErrTooLarge is the error of an input larger than MaxFileSize.
 var ErrTooLarge = fmt.Errorf("the file is too large: a scenario may have at most %d MiB", MaxFileSize>>20)
@@ -65,7 +71,9 @@ type rawNode struct {
 
 type rawTimings struct {
 	NodeMonitorGracePeriod *yaml.Node `json:"nodeMonitorGracePeriod"`
+	NodeMonitorPeriod      *yaml.Node `json:"nodeMonitorPeriod"`
 	PodEvictionTimeout     *yaml.Node `json:"podEvictionTimeout"`
+	EventTTL               *yaml.Node `json:"eventTTL"`
 }
 
 type rawImage struct {
@@ -129,6 +137,12 @@ func Load(fsys fs.FS, name string) (*Scenario, Problems) {
 // A step with expectError is meant to fail, so its action is read but not
 // validated. Each problem is at its line and column.
 func Parse(data []byte, file string) (*Scenario, Problems) {
+	return parse(data, file, newColumns(data))
+}
+
+// parse is Parse with the file's column mapper (the tests read what it
+// scanned).
+func parse(data []byte, file string, cols *columns) (*Scenario, Problems) {
 	if len(data) > MaxFileSize {
 		return nil, Problems{{File: file, Message: ErrTooLarge.Error()}}
 	}
@@ -141,7 +155,7 @@ func Parse(data []byte, file string) (*Scenario, Problems) {
 	case len(docs) == 0:
 		probs = Problems{{File: file, Line: 1, Col: 1, Message: "the file holds no scenario and no objects"}}
 	case len(docs) == 1 && !isManifest(docs[0]):
-		s, probs = parseScenario(docs[0], file, strings.Split(string(data), "\n"))
+		s, probs = parseScenario(docs[0], file, cols)
 	default:
 		s, probs = parseManifests(docs, file)
 	}
@@ -168,8 +182,8 @@ func isManifest(doc *yaml.Node) bool {
 
 // parser collects the problems of one file.
 type parser struct {
-	// lines are the file's lines, for columns inside quoted strings.
-	lines []string
+	// cols places problems inside quoted strings at their column.
+	cols  *columns
 	file  string
 	probs Problems
 	pos   manifest.Positions
@@ -217,7 +231,12 @@ func (p *parser) str(n *yaml.Node, path string) (string, bool) {
 // greater than 0 unless zeroOK.
 func (p *parser) duration(n *yaml.Node, path string, zeroOK bool) (time.Duration, bool) {
 	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!int" && n.Value != "0" {
-		p.problem(nodePos(n), "%s: %s is a number; write a duration with a unit, such as %ss", path, n.Value, n.Value)
+		// Suggest N seconds only when that is a duration Parse accepts.
+		if secs, err := strconv.ParseInt(n.Value, 10, 64); err == nil && secs > 0 && secs <= int64(MaxDuration/time.Second) {
+			p.problem(nodePos(n), "%s: %s is a number; write a duration with a unit, such as %ss", path, n.Value, n.Value)
+		} else {
+			p.problem(nodePos(n), "%s: %s is a number; write a duration with a unit, at most 24h", path, n.Value)
+		}
 		return 0, false
 	}
 	var s string
@@ -231,6 +250,8 @@ func (p *parser) duration(n *yaml.Node, path string, zeroOK bool) (time.Duration
 	d, err := time.ParseDuration(s)
 	var msg string
 	switch {
+	case err != nil && DurationOutOfRange(s):
+		msg = fmt.Sprintf("%s is longer than the maximum of 24h", s)
 	case err != nil:
 		msg = fmt.Sprintf("invalid duration %q; use Go syntax such as 90s, 5m or 1h30m", s)
 	case d < 0:
@@ -247,6 +268,19 @@ func (p *parser) duration(n *yaml.Node, path string, zeroOK bool) (time.Duration
 		return 0, false
 	}
 	return d, true
+}
+
+// durationSyntax is the syntax time.ParseDuration reads: a sign, then one
+// or more decimal numbers each with a unit.
+var durationSyntax = regexp.MustCompile(`^[-+]?((\d+(\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h))+$`)
+
+// DurationOutOfRange reports whether s is written in Go's duration syntax
+// but is more than a time.Duration holds (about 290 years), which
+// time.ParseDuration refuses as "invalid": 99999999h is too long, not
+// misspelled.
+func DurationOutOfRange(s string) bool {
+	_, err := time.ParseDuration(s)
+	return err != nil && durationSyntax.MatchString(s)
 }
 
 // name reads the required name field of parent (a path, "" at the top).
@@ -268,13 +302,13 @@ func (p *parser) name(n *yaml.Node, parent string) (string, bool) {
 		return "", false
 	}
 	if msg := nameError(s); msg != "" {
-		p.problem(nodePos(n), "%s: invalid name %q: %s, at most 63 characters", path, s, msg)
+		p.problem(nodePos(n), "%s: invalid name %q: %s", path, s, msg)
 		return "", false
 	}
 	return s, true
 }
 
-func parseScenario(doc *yaml.Node, file string, lines []string) (*Scenario, Problems) {
+func parseScenario(doc *yaml.Node, file string, cols *columns) (*Scenario, Problems) {
 	root := doc.Content[0]
 	if root.Kind != yaml.MappingNode {
 		return nil, Problems{{File: file, Line: max(root.Line, 1), Col: max(root.Column, 1),
@@ -282,7 +316,7 @@ func parseScenario(doc *yaml.Node, file string, lines []string) (*Scenario, Prob
 	}
 	var raw rawScenario
 	pos, probs := manifest.DecodeInto(doc, &raw, file)
-	p := &parser{file: file, probs: probs, pos: pos, nodes: map[string]bool{}, lines: lines}
+	p := &parser{file: file, probs: probs, pos: pos, nodes: map[string]bool{}, cols: cols}
 	s := &Scenario{src: doc, Title: raw.Title, Description: raw.Description, Seed: DefaultSeed}
 	s.Name, _ = p.name(raw.Name, "")
 	if raw.Seed != nil {
@@ -358,11 +392,34 @@ func (p *parser) objects(nodes []*yaml.Node) []manifest.Doc {
 		for _, d := range docs {
 			if !p.noValidate {
 				p.probs = append(p.probs, manifest.Validate(d)...)
+				p.probs = append(p.probs, appliedAnnotations(d)...)
 			}
 			out = append(out, d)
 		}
 	}
 	return out
+}
+
+// appliedAnnotations refuses an object whose annotations are within the
+// API server's 256 KiB on their own but not once kubectl apply, which is how
+// the scenario's objects and apply steps reach the cluster, has added the
+// last-applied-configuration annotation: the whole manifest as JSON. The run
+// would fail at that step with this message.
+func appliedAnnotations(d manifest.Doc) Problems {
+	m := d.Object.GetObjectMeta()
+	if validation.ValidateAnnotationsSize(m.Annotations) != nil {
+		return nil // manifest.Validate has said so
+	}
+	la, err := kubectl.LastApplied(d.Object)
+	if err != nil {
+		return nil
+	}
+	ann := maps.Clone(m.Annotations)
+	if ann == nil {
+		ann = map[string]string{}
+	}
+	ann[api.LastAppliedAnnotation] = la
+	return manifest.PlaceErrors(d, d.Object, validation.ValidateAnnotationsSize(ann))
 }
 
 // checkReplicas enforces MaxReplicas over docs: a Deployment or ReplicaSet

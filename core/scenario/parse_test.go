@@ -31,7 +31,8 @@ func TestParseAppliesTheDefaults(t *testing.T) {
 	assert.Equal(t, DefaultCluster(), s.Cluster)
 	assert.Equal(t, []string{"node-1", "node-2", "node-3"}, s.Cluster.NodeNames())
 	assert.Equal(t, NodeSpec{Name: "node-2", CPU: "4", Memory: "8Gi", Pods: 110}, s.Cluster.Nodes[1])
-	assert.Equal(t, Timings{NodeMonitorGracePeriod: 50 * time.Second, PodEvictionTimeout: 300 * time.Second}, s.Cluster.Timings)
+	assert.Equal(t, Timings{NodeMonitorGracePeriod: 50 * time.Second, NodeMonitorPeriod: 5 * time.Second, PodEvictionTimeout: 300 * time.Second,
+		EventTTL: time.Hour}, s.Cluster.Timings)
 	assert.Equal(t, ImageSpec{PullSeconds: 2, StartSeconds: 1}, s.Cluster.Image("nginx:1.27"))
 	assert.Empty(t, s.Objects)
 	assert.Empty(t, s.Steps)

@@ -62,7 +62,7 @@ func TestParseChecksStepsAsTheyWillRun(t *testing.T) {
 		{"a group without its subcommand", "  kubectl: rollout\n", 14, 12,
 			"steps[0].kubectl: kubectl rollout needs a subcommand: history, pause, restart, resume, status, undo"},
 		{"several suggestions", "  kubectl: sat image deploy/web web=web:2\n", 14, 12,
-			`steps[0].kubectl: unknown command "sat" for "kubectl"; did you mean "get" or "set"?`},
+			`steps[0].kubectl: unknown command "sat" for "kubectl"; did you mean "get", "set" or "wait"?`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

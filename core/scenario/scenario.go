@@ -81,14 +81,21 @@ type NodeSpec struct {
 	Pods   int
 }
 
-// Timings are the node lifecycle's timings.
+// Timings are the control plane's timings.
 type Timings struct {
 	// NodeMonitorGracePeriod is how long a node's heartbeats may be missing
 	// before it is NotReady (Kubernetes 1.32 and later: 50s).
 	NodeMonitorGracePeriod time.Duration
+	// NodeMonitorPeriod is how often the node lifecycle controller checks
+	// the nodes' heartbeats (kube-controller-manager's
+	// --node-monitor-period, 5s).
+	NodeMonitorPeriod time.Duration
 	// PodEvictionTimeout is how long pods tolerate a NotReady or unreachable
 	// node before they are evicted (300s).
 	PodEvictionTimeout time.Duration
+	// EventTTL is how long the API server keeps an event after its last
+	// write (kube-apiserver's --event-ttl, 1h).
+	EventTTL time.Duration
 }
 
 // ImageSpec is how a simulated image behaves (docs/scenarios.md, "Image
@@ -115,7 +122,9 @@ const (
 	DefaultNodeMemory             = "8Gi"
 	DefaultNodePods               = 110
 	DefaultNodeMonitorGracePeriod = 50 * time.Second
+	DefaultNodeMonitorPeriod      = 5 * time.Second
 	DefaultPodEvictionTimeout     = 300 * time.Second
+	DefaultEventTTL               = time.Hour
 )
 
 // DefaultImage is how an image not listed in cluster.images behaves.
@@ -125,7 +134,8 @@ func DefaultImage() ImageSpec {
 
 // DefaultTimings are Kubernetes' own node lifecycle timings.
 func DefaultTimings() Timings {
-	return Timings{NodeMonitorGracePeriod: DefaultNodeMonitorGracePeriod, PodEvictionTimeout: DefaultPodEvictionTimeout}
+	return Timings{NodeMonitorGracePeriod: DefaultNodeMonitorGracePeriod, NodeMonitorPeriod: DefaultNodeMonitorPeriod,
+		PodEvictionTimeout: DefaultPodEvictionTimeout, EventTTL: DefaultEventTTL}
 }
 
 // DefaultCluster is the cluster of a scenario that does not describe one:

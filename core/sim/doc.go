@@ -21,6 +21,7 @@
 //     replicaset controller goes before the deployment controller, so that a
 //     ReplicaSet scaled by hand acts before the Deployment scales it back, as
 //     the race between the two usually ends);
+//     then the commands that wait are polled (see below);
 //  3. the kubelets (kubelet) run, node by node (heartbeats, pulls, starts,
 //     probes, crashes, terminations); the control plane sees what they
 //     changed in the next tick;
@@ -35,6 +36,24 @@
 // one name: the name in parentheses above, which its sync records (the
 // trace's syncs[].controller) and its events carry, and under which the
 // page's loop panel lists it.
+//
+// # Steps that wait
+//
+// A kubectl command that waits in kubectl (`rollout status`, `wait
+// --for=...`, `drain` as it retries evictions) returns a continuation, a
+// kubectl.Waiter (see core/kubectl). Its step prints what kubectl prints at
+// once, then runs alongside the later steps: after each control-plane round
+// (from the step's own second on) the engine polls it, until it ends. Each
+// second in which it printed something or ended, the trace's steps list
+// holds a result for it: the step's own at and action, that second's
+// output, waiting: true until the last one, which carries the outcome and
+// is checked against the step's expectError (in its first second its
+// result also holds what the poll printed). The waiters are part of the
+// state, so checkpoints and seeks replay them; Progress returns all a
+// waiting step has printed so far, and Unfinished the steps still waiting.
+// A read-only command that waits, run from the console (Run), is no step:
+// it lives beside the state, is polled the same way while the simulation
+// goes forward, and stops when it goes back.
 //
 // # Determinism and seeking
 //

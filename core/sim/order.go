@@ -3,10 +3,12 @@ package sim
 import (
 	"converge/core/controller"
 	"converge/core/controller/deployment"
+	"converge/core/controller/disruption"
 	"converge/core/controller/endpoints"
 	"converge/core/controller/gc"
 	"converge/core/controller/nodelifecycle"
 	"converge/core/controller/replicaset"
+	"converge/core/controller/resourcequota"
 	"converge/core/kubelet"
 	"converge/core/scenario"
 	"converge/core/scheduler"
@@ -39,14 +41,16 @@ type Component struct {
 //
 //  1. node-controller (the node lifecycle controller),
 //  2. garbage-collector-controller (the garbage collector),
-//  3. replicaset-controller,
-//  4. deployment-controller,
-//  5. default-scheduler,
-//  6. endpoint-controller (the endpoints controller),
+//  3. resourcequota-controller (the resource quota controller),
+//  4. replicaset-controller,
+//  5. deployment-controller,
+//  6. disruption-controller (PodDisruptionBudgets' status),
+//  7. default-scheduler,
+//  8. endpoint-controller (the endpoints controller),
 //
 // which make the control-plane round, then
 //
-//  7. kubelet (every node's kubelet).
+//  9. kubelet (every node's kubelet).
 //
 // The slice is the caller's own.
 func TickOrder() []Component {
@@ -68,16 +72,20 @@ type planePart struct {
 // controlPlane is the control-plane round in its order. The replicaset
 // controller goes before the deployment controller, so that a ReplicaSet
 // scaled by hand acts before the Deployment scales it back, as the race
-// between the two usually ends.
+// between the two usually ends. The quota controller goes before the
+// replicaset controller, so that a quota raised (or pods freed) counts for
+// the pods created in the same round.
 func controlPlane() []planePart {
 	return []planePart{
 		{nodelifecycle.Component, func(scn *scenario.Scenario) controller.Controller {
 			return nodelifecycle.New(nodelifecycle.Options{NodeMonitorGracePeriod: scn.Cluster.Timings.NodeMonitorGracePeriod,
-				PodEvictionTimeout: scn.Cluster.Timings.PodEvictionTimeout})
+				PodEvictionTimeout: scn.Cluster.Timings.PodEvictionTimeout, NodeMonitorPeriod: scn.Cluster.Timings.NodeMonitorPeriod})
 		}},
 		{gc.Component, func(*scenario.Scenario) controller.Controller { return gc.New() }},
+		{resourcequota.Component, func(*scenario.Scenario) controller.Controller { return resourcequota.New() }},
 		{replicaset.Component, func(*scenario.Scenario) controller.Controller { return replicaset.New() }},
 		{deployment.Component, func(*scenario.Scenario) controller.Controller { return deployment.New() }},
+		{disruption.Component, func(*scenario.Scenario) controller.Controller { return disruption.New() }},
 		{scheduler.Component, func(*scenario.Scenario) controller.Controller { return scheduler.New() }},
 		{endpoints.Component, func(*scenario.Scenario) controller.Controller { return endpoints.New() }},
 	}

@@ -21,8 +21,8 @@ func names(cs []Component) []string {
 func TestTickOrderIsTheOrderTheEngineRuns(t *testing.T) {
 	t.Parallel()
 	order := TickOrder()
-	assert.Equal(t, []string{"node-controller", "garbage-collector-controller", "replicaset-controller",
-		"deployment-controller", "default-scheduler", "endpoint-controller", "kubelet"}, names(order))
+	assert.Equal(t, []string{"node-controller", "garbage-collector-controller", "resourcequota-controller", "replicaset-controller",
+		"deployment-controller", "disruption-controller", "default-scheduler", "endpoint-controller", "kubelet"}, names(order))
 	require.NotEmpty(t, order)
 	for _, c := range order[:len(order)-1] {
 		assert.Equal(t, ControlPlane, c.Stage, c.Name)
@@ -50,6 +50,8 @@ func TestTickOrderNamesEverySyncRecordsController(t *testing.T) {
 	for _, scn := range []*scenario.Scenario{
 		load(t, scenarios.FS, "basic-loop.yaml"),
 		load(t, scenarios.FS, "node-lost.yaml"),
+		load(t, scenarios.FS, "quota-blocks-rollout.yaml"),
+		load(t, scenarios.FS, "pdb-drain.yaml"),
 		parse(t, cascadingDelete),
 	} {
 		name := scn.Name

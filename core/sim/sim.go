@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"maps"
 	"sort"
 	"time"
 
@@ -41,6 +42,10 @@ type Sim struct {
 	checkpoints []*state
 	// samples holds the summary of each second computed so far.
 	samples []Sample
+	// console holds the waiting commands run from the console (Run) that
+	// only read: they are no step, so they live beside the state.
+	console     []*consoleWait
+	nextConsole int
 }
 
 // state is everything that changes while the simulation runs; a checkpoint
@@ -59,6 +64,11 @@ type state struct {
 	tick Tick
 	// expects holds the outcome of each expect step run so far, by step index.
 	expects map[int]StepResult
+	// waits are the waiting steps still running, in the order they
+	// started; progress is everything each waiting step (running or ended)
+	// has printed so far, by step index.
+	waits    []*waiting
+	progress map[int]StepResult
 }
 
 func (st *state) clone() *state {
@@ -68,6 +78,13 @@ func (st *state) clone() *state {
 		expects: make(map[int]StepResult, len(st.expects))}
 	for k, v := range st.expects {
 		out.expects[k] = v
+	}
+	out.progress = maps.Clone(st.progress)
+	out.waits = make([]*waiting, len(st.waits))
+	for i, w := range st.waits {
+		x := *w
+		x.w = w.w.Clone()
+		out.waits[i] = &x
 	}
 	out.plane = make([]controller.Controller, len(st.plane))
 	for i, p := range st.plane {
@@ -96,6 +113,14 @@ type StepResult struct {
 	Index int `json:"-"`
 	// Expect is true for expect steps.
 	Expect bool `json:"-"`
+	// Waiting is set while a waiting command (rollout status, wait,
+	// drain) goes on: it printed Output in this second and is not done.
+	// Its later seconds' results carry its At and Action, the output of
+	// that second, and, in the last one, its outcome (see waits.go).
+	Waiting bool `json:"waiting,omitempty"`
+	// Follow identifies a waiting command run from the console that only
+	// reads (0: none), for Progress.
+	Follow int `json:"-"`
 }
 
 // New prepares a simulation of scn at t=0 (tick 0 has run).
@@ -117,7 +142,8 @@ func (s *Sim) initial() (*state, error) {
 	scn := s.scn
 	c := clock.New(api.Epoch)
 	tol := int64(scn.Cluster.Timings.PodEvictionTimeout / time.Second)
-	st := &state{clock: c, store: store.New(store.Options{Clock: c, Seed: scn.Seed, DefaultTolerationSeconds: tol}),
+	st := &state{clock: c, store: store.New(store.Options{Clock: c, Seed: scn.Seed, DefaultTolerationSeconds: tol,
+		EventTTL: scn.Cluster.Timings.EventTTL}),
 		expects: map[int]StepResult{}}
 	st.kubelet = kubelet.New(kubelet.Options{Images: kubeletImages(scn.Cluster)})
 	st.plane = newPlane(scn)
@@ -132,6 +158,7 @@ func (s *Sim) initial() (*state, error) {
 		applied = append(applied, StepResult{At: "0s", Action: "apply " + objectRef(d.Object), OK: r.OK(),
 			Output: r.Output, Error: r.Error, Index: -1})
 	}
+	st.progress = map[int]StepResult{}
 	s.runTick(st, applied)
 	s.record(st)
 	return st, nil
@@ -238,6 +265,9 @@ func (s *Sim) SeekTo(t int64) {
 		i = 0
 	}
 	if cp := s.checkpoints[i]; t < s.state.t || cp.t > s.state.t {
+		if t < s.state.t {
+			s.stopConsole()
+		}
 		s.state = cp.clone()
 	}
 	for s.state.t < t {
@@ -247,6 +277,7 @@ func (s *Sim) SeekTo(t int64) {
 
 // runTick does the work of second st.t (see the package doc).
 func (s *Sim) runTick(st *state, pre []StepResult) {
+	st.store.ExpireEvents()
 	ctx := &controller.Context{Store: st.store, Log: &controller.SyncLog{}}
 	tick := Tick{Steps: pre}
 	tick.Steps = append(tick.Steps, s.runSteps(st, ctx)...)
@@ -258,6 +289,10 @@ func (s *Sim) runTick(st *state, pre []StepResult) {
 		if st.store.Writes() == w {
 			break
 		}
+	}
+	tick.Steps = append(tick.Steps, s.pollWaits(st, tick.Steps)...)
+	if st == s.state {
+		s.pollConsole(st)
 	}
 	st.kubelet.Sync(ctx)
 	now := st.clock.Now()

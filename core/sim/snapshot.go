@@ -14,19 +14,23 @@ import (
 // trace line of docs/trace.md. Objects are in Kubernetes' JSON shape, sorted
 // by namespace and name as `kubectl get` lists them.
 type Snapshot struct {
-	T           int64                      `json:"t"`
-	Time        string                     `json:"time"`
-	Deployments []*api.Deployment          `json:"deployments"`
-	ReplicaSets []*api.ReplicaSet          `json:"replicaSets"`
-	Pods        []*api.Pod                 `json:"pods"`
-	Nodes       []*api.Node                `json:"nodes"`
-	Services    []*api.Service             `json:"services"`
-	Endpoints   []*api.Endpoints           `json:"endpoints"`
-	ConfigMaps  []*api.ConfigMap           `json:"configMaps"`
-	Events      []store.EmittedEvent       `json:"events"`
-	Steps       []StepResult               `json:"steps"`
-	Syncs       []controller.SyncRecord    `json:"syncs"`
-	Traffic     []endpoints.ServiceTraffic `json:"traffic"`
+	T           int64             `json:"t"`
+	Time        string            `json:"time"`
+	Deployments []*api.Deployment `json:"deployments"`
+	ReplicaSets []*api.ReplicaSet `json:"replicaSets"`
+	Pods        []*api.Pod        `json:"pods"`
+	Nodes       []*api.Node       `json:"nodes"`
+	Services    []*api.Service    `json:"services"`
+	Endpoints   []*api.Endpoints  `json:"endpoints"`
+	ConfigMaps  []*api.ConfigMap  `json:"configMaps"`
+	// ResourceQuotas and PodDisruptionBudgets: v1 ResourceQuota and
+	// policy/v1 PodDisruptionBudget.
+	ResourceQuotas       []*api.ResourceQuota       `json:"resourceQuotas"`
+	PodDisruptionBudgets []*api.PodDisruptionBudget `json:"podDisruptionBudgets"`
+	Events               []store.EmittedEvent       `json:"events"`
+	Steps                []StepResult               `json:"steps"`
+	Syncs                []controller.SyncRecord    `json:"syncs"`
+	Traffic              []endpoints.ServiceTraffic `json:"traffic"`
 }
 
 // Snapshot returns the current second's snapshot. Its objects are shared
@@ -35,19 +39,21 @@ func (s *Sim) Snapshot() *Snapshot {
 	st := s.state
 	tick := st.tick
 	snap := &Snapshot{
-		T:           st.t,
-		Time:        st.clock.Now().Format(api.RFC3339),
-		Deployments: byName(st.store.Deployments()),
-		ReplicaSets: byName(st.store.ReplicaSets()),
-		Pods:        byName(st.store.Pods()),
-		Nodes:       byName(st.store.Nodes()),
-		Services:    byName(st.store.Services()),
-		Endpoints:   byName(st.store.EndpointsList()),
-		ConfigMaps:  byName(st.store.ConfigMaps()),
-		Events:      nonNil(tick.Events),
-		Steps:       nonNil(tick.Steps),
-		Syncs:       nonNil(tick.Syncs),
-		Traffic:     nonNil(tick.Traffic),
+		T:                    st.t,
+		Time:                 st.clock.Now().Format(api.RFC3339),
+		Deployments:          byName(st.store.Deployments()),
+		ReplicaSets:          byName(st.store.ReplicaSets()),
+		Pods:                 byName(st.store.Pods()),
+		Nodes:                byName(st.store.Nodes()),
+		Services:             byName(st.store.Services()),
+		Endpoints:            byName(st.store.EndpointsList()),
+		ConfigMaps:           byName(st.store.ConfigMaps()),
+		ResourceQuotas:       byName(st.store.ResourceQuotas()),
+		PodDisruptionBudgets: byName(st.store.PodDisruptionBudgets()),
+		Events:               nonNil(tick.Events),
+		Steps:                nonNil(tick.Steps),
+		Syncs:                nonNil(tick.Syncs),
+		Traffic:              nonNil(tick.Traffic),
 	}
 	return snap
 }

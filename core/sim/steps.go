@@ -3,12 +3,14 @@ package sim
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
 	"converge/core/api"
 	"converge/core/controller"
 	"converge/core/kubectl"
+	"converge/core/labels"
 	"converge/core/scenario"
 	"converge/core/store"
 )
@@ -36,6 +38,10 @@ func (s *Sim) runStep(st *state, ctx *controller.Context, i int) StepResult {
 	case step.Kubectl != "":
 		res := kubectl.Run(s.env(st), step.Kubectl)
 		r.Output, r.Error = res.Output, res.Error
+		if res.Wait != nil {
+			s.startWait(st, i, step, res.Wait, &r)
+			break
+		}
 		r.OK = checkExpectError(res, step.ExpectError, &r)
 	case len(step.Apply) > 0:
 		objs := make([]api.Object, len(step.Apply))
@@ -105,6 +111,8 @@ func (s *Sim) fault(st *state, f *scenario.Fault) (string, error) {
 		return fmt.Sprintf("pod/%s: container exited with code 1", f.Target), nil
 	case scenario.FaultCrashDeployment:
 		return s.crashDeployment(st, f.Target)
+	case scenario.FaultCrashSelector, scenario.FaultDeleteSelector:
+		return s.selectorFault(st, f)
 	}
 	return "", fmt.Errorf("unknown fault %q", f.Type)
 }
@@ -138,6 +146,60 @@ func (s *Sim) crashDeployment(st *state, name string) (string, error) {
 	return fmt.Sprintf("crashed %d pods: %s", len(crashed), strings.Join(crashed, ", ")), nil
 }
 
+// selectorFault is `crash -l SELECTOR [--count=N]` and `delete pod -l
+// SELECTOR [--count=N]`: the pods of the default namespace that the
+// selector matches and that are not being deleted, sorted by name; crash
+// takes the first N whose container runs, delete the first N (all without
+// --count). A deleted pod goes as `kubectl delete pod` does, gracefully.
+func (s *Sim) selectorFault(st *state, f *scenario.Fault) (string, error) {
+	sel, err := labels.Parse(f.Selector)
+	if err != nil {
+		return "", err
+	}
+	var pods []*api.Pod
+	for _, p := range st.store.Pods() {
+		if p.Namespace == api.NamespaceDefault && p.DeletionTimestamp == nil && sel.Matches(p.Labels) {
+			pods = append(pods, p)
+		}
+	}
+	sort.Slice(pods, func(i, j int) bool { return pods[i].Name < pods[j].Name })
+	limit := f.Count
+	if limit <= 0 {
+		limit = len(pods)
+	}
+	var done []string
+	for _, p := range pods {
+		if len(done) == limit {
+			break
+		}
+		if f.Type == scenario.FaultCrashSelector {
+			if st.kubelet.CrashPod(p.Namespace, p.Name) == nil {
+				done = append(done, p.Name)
+			}
+			continue
+		}
+		if err := st.store.Delete(api.KindPod, p.Namespace, p.Name, store.DeleteOptions{}); err == nil {
+			done = append(done, p.Name)
+		}
+	}
+	verb, what := "crashed", "running pods"
+	if f.Type == scenario.FaultDeleteSelector {
+		verb, what = "deleted", "pods"
+	}
+	if len(done) == 0 {
+		return "", fmt.Errorf("no %s match %s", what, f.Selector)
+	}
+	n := fmt.Sprintf("%d pods", len(done))
+	if len(done) == 1 {
+		n = "1 pod"
+	}
+	out := fmt.Sprintf("%s %s: %s", verb, n, strings.Join(done, ", "))
+	if f.Count > len(done) {
+		out += fmt.Sprintf(" (--count=%d: only %d matched)", f.Count, len(done))
+	}
+	return out, nil
+}
+
 // evalExpect evaluates an expect step against the current store.
 func evalExpect(st *store.Store, e *scenario.Expect) (bool, string, error) {
 	obj, err := st.Get(e.Kind, api.NamespaceDefault, e.Name)
@@ -161,7 +223,9 @@ func evalExpect(st *store.Store, e *scenario.Expect) (bool, string, error) {
 
 // Run runs a kubectl command line from the console or the JS API. A
 // command that only reads (get, describe, rollout status ...) runs against
-// the current state and is not recorded. A command that changes the cluster
+// the current state and is not recorded; one that waits (rollout status,
+// wait) goes on as the simulation advances, Progress says what it has
+// printed since, and going back in time stops it. A command that changes the cluster
 // becomes a step of the scenario one second from now (so that it replays and
 // shares), everything computed after now is dropped, and the simulation
 // advances one second to run it.
@@ -169,8 +233,12 @@ func (s *Sim) Run(line string) StepResult {
 	cmd, err := kubectl.Parse(line)
 	if err == nil && !cmd.Mutates() {
 		res := cmd.Exec(s.env(s.state))
-		return StepResult{At: formatAt(time.Duration(s.state.t) * time.Second), Action: "kubectl " + cmd.String(),
+		r := StepResult{At: formatAt(time.Duration(s.state.t) * time.Second), Action: "kubectl " + cmd.String(),
 			OK: res.OK(), Output: res.Output, Error: res.Error, Index: -1}
+		if res.Wait != nil {
+			s.watchFromConsole(res.Wait, &r)
+		}
+		return r
 	}
 	if err != nil {
 		// Record nothing: kubectl rejects the line before it reaches the cluster.

@@ -94,3 +94,25 @@ func RolloutYAML(o RolloutOptions) string {
 	}
 	return b.String()
 }
+
+// AliasFloodYAML is a scenario with one bad anchor, a mapping where
+// container args want a string, aliased n times: n+1 problems at the
+// anchor (line 16, column 18).
+func AliasFloodYAML(n int) string {
+	return `name: flood
+duration: 10s
+objects:
+- apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: web}
+  spec:
+    replicas: 3
+    selector: {matchLabels: {app: web}}
+    template:
+      metadata: {labels: {app: web}}
+      spec:
+        containers:
+        - name: web
+          image: nginx
+          args: [&a {x: 1}` + strings.Repeat(", *a", n) + "]\n"
+}

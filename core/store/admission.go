@@ -4,7 +4,36 @@ import (
 	"fmt"
 
 	"converge/core/api"
+	"converge/core/quota"
 )
+
+// admitQuota is the ResourceQuota admission plugin on create: when obj
+// fits every quota of its namespace that counts it, their status.used goes
+// up by what it uses (as the plugin writes it before the object is
+// stored); otherwise the create is refused, Forbidden, with the plugin's
+// text (quota.Admit), and nothing changes.
+func (s *Store) admitQuota(kind string, obj api.Object) error {
+	c := s.kinds[api.KindResourceQuota]
+	if c.len() == 0 {
+		return nil
+	}
+	quotas := make([]*api.ResourceQuota, 0, c.len())
+	for _, o := range c.items {
+		if o != nil {
+			quotas = append(quotas, o.(*api.ResourceQuota))
+		}
+	}
+	changed, err := quota.Admit(quotas, obj, s.clock.Now())
+	if err != nil {
+		return NewForbidden(kind, obj.GetObjectMeta().Name, err.Error())
+	}
+	for _, q := range changed {
+		if _, err := s.UpdateStatus(q); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // admitPod runs the admission plugins that change a pod on create. Only
 // DefaultTolerationSeconds is simulated: every pod that does not already

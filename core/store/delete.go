@@ -1,6 +1,8 @@
 package store
 
 import (
+	"slices"
+
 	"converge/core/api"
 )
 
@@ -15,20 +17,32 @@ const (
 type DeleteOptions struct {
 	// GracePeriodSeconds overrides a pod's terminationGracePeriodSeconds; 0 deletes at once.
 	GracePeriodSeconds *int64
-	// PropagationPolicy is Background (default: the garbage collector deletes
-	// dependents afterwards), Orphan (dependents lose their ownerReference to
-	// the deleted object and live on) or Foreground (treated as Background).
+	// PropagationPolicy is Background (the default: the object goes, and the
+	// garbage collector deletes its dependents afterwards), Orphan (its
+	// dependents lose their ownerReference to it and live on) or Foreground
+	// (it stays, with a deletionTimestamp and the foregroundDeletion
+	// finalizer, until the garbage collector has deleted the dependents that
+	// block it).
 	PropagationPolicy string
 }
 
-// Delete deletes an object. A pod that is bound to a node is deleted
-// gracefully: it gets a deletionTimestamp (now + grace period) and stays,
-// Terminating, until its kubelet stops it and removes it with grace 0, or at
-// once when grace is 0 or it was never scheduled. Deleting an object that
-// is already terminating only shortens its grace period. Other kinds go at
-// once. With the Orphan policy, every dependent loses its ownerReference to
-// the object in the same call; otherwise the garbage collector deletes
-// dependents whose owners are all gone.
+// Delete deletes an object as the API server's registry does
+// (genericregistry.Store.Delete):
+//
+//   - A pod that is bound to a node and still running is deleted gracefully:
+//     it gets a deletionTimestamp (now + grace period) and stays, Terminating,
+//     until its kubelet stops it and deletes it again with grace 0. Deleting a
+//     terminating pod only shortens its grace period.
+//   - Foreground puts the foregroundDeletion finalizer on the object; Orphan
+//     strips every dependent's ownerReference to it in the same call (the
+//     API server's orphan finalizer and the collector's work, at once).
+//   - An object with finalizers is not removed: it gets a deletionTimestamp
+//     (and deletionGracePeriodSeconds 0) and stays until an update removes
+//     its last finalizer (see update). Other objects go at once.
+//
+// Deleting an object that is already being deleted changes nothing, except
+// a pod's shorter grace period, a finalizer its propagation policy asks for,
+// and the final delete of a pod whose grace period has run out.
 func (s *Store) Delete(kind, namespace, name string, opts DeleteOptions) error {
 	c, err := s.coll(kind)
 	if err != nil {
@@ -44,38 +58,104 @@ func (s *Store) Delete(kind, namespace, name string, opts DeleteOptions) error {
 	if !ok {
 		return notFound(kind, name)
 	}
+	grace := int64(0)
 	if p, isPod := obj.(*api.Pod); isPod {
-		grace := api.Deref64(p.Spec.TerminationGracePeriodSeconds, api.DefaultTerminationGracePeriodSeconds)
+		grace = api.Deref64(p.Spec.TerminationGracePeriodSeconds, api.DefaultTerminationGracePeriodSeconds)
 		if opts.GracePeriodSeconds != nil {
 			grace = *opts.GracePeriodSeconds
 		}
-		if grace > 0 && p.Spec.NodeName != "" && p.Status.Phase != api.PodSucceeded && p.Status.Phase != api.PodFailed {
-			s.markTerminating(c, k, p, grace)
-			return nil
+		if p.Spec.NodeName == "" || p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed {
+			grace = 0
 		}
 	}
-	if opts.PropagationPolicy == DeletePropagationOrphan {
-		s.orphanDependents(obj.GetObjectMeta().UID)
+	m := obj.GetObjectMeta()
+	finalizers := finalizersFor(m.Finalizers, opts.PropagationPolicy)
+	if orphans(m, opts.PropagationPolicy) {
+		s.orphanDependents(m.UID)
+	}
+	if m.DeletionTimestamp != nil {
+		return s.deleteAgain(kind, c, k, obj, grace, finalizers)
+	}
+	if grace > 0 || len(finalizers) > 0 {
+		s.markDeleted(c, k, obj, api.NewTime(s.clock.Now().Add(secondsDur(grace))), grace, finalizers)
+		return nil
 	}
 	s.remove(kind, c, k, obj)
 	return nil
 }
 
-func (s *Store) markTerminating(c *collection, k string, p *api.Pod, grace int64) {
-	now := s.clock.Now()
-	if p.DeletionTimestamp != nil {
-		left := int64(p.DeletionTimestamp.Sub(now).Seconds())
-		if grace >= left {
-			return
+// finalizersFor is deletionFinalizersForGarbageCollection: the object's
+// finalizers without the collector's two, plus foregroundDeletion when the
+// delete is in the foreground (Foreground, or no policy and the object
+// already asks for it). Orphaning needs no finalizer in Converge: Delete
+// orphans the dependents at once (see orphans).
+func finalizersFor(have []string, policy string) []string {
+	var out []string
+	foreground := policy == DeletePropagationForeground
+	for _, f := range have {
+		switch f {
+		case api.FinalizerDeleteDependents:
+			foreground = foreground || policy == ""
+		case api.FinalizerOrphanDependents:
+		default:
+			out = append(out, f)
 		}
 	}
-	x := *p
-	x.ObjectMeta = p.ObjectMeta.DeepCopy()
-	t := api.NewTime(now.Add(secondsDur(grace)))
-	x.DeletionTimestamp = &t
-	x.DeletionGracePeriodSeconds = api.Int64(grace)
-	x.ResourceVersion = s.nextRV()
-	c.replace(k, &x)
+	if foreground {
+		out = append(out, api.FinalizerDeleteDependents)
+	}
+	return out
+}
+
+// orphans is shouldOrphanDependents: Orphan, or no policy and the object's
+// own orphan finalizer.
+func orphans(m *api.ObjectMeta, policy string) bool {
+	return policy == DeletePropagationOrphan || policy == "" && m.HasFinalizer(api.FinalizerOrphanDependents)
+}
+
+// deleteAgain is a delete of an object that already has a deletionTimestamp:
+// a pod's grace period only gets shorter (what is left of it is its
+// deletionTimestamp minus now), the finalizers follow the new policy, and
+// the object goes once no finalizer is left and, for a pod, no grace.
+func (s *Store) deleteAgain(kind string, c *collection, k string, obj api.Object, grace int64, finalizers []string) error {
+	m := obj.GetObjectMeta()
+	_, isPod := obj.(*api.Pod)
+	left, shorter := int64(0), false
+	if isPod {
+		left = max(0, int64(m.DeletionTimestamp.Sub(s.clock.Now()).Seconds()))
+		if m.DeletionGracePeriodSeconds != nil && *m.DeletionGracePeriodSeconds == 0 {
+			left = 0
+		}
+		if grace < left {
+			left, shorter = grace, true
+		}
+	}
+	if len(finalizers) == 0 && left == 0 {
+		s.remove(kind, c, k, obj)
+		return nil
+	}
+	if !shorter && slices.Equal(finalizers, m.Finalizers) {
+		return nil
+	}
+	at := *m.DeletionTimestamp
+	if shorter {
+		at = api.NewTime(s.clock.Now().Add(secondsDur(left)))
+	}
+	s.markDeleted(c, k, obj, at, left, finalizers)
+	return nil
+}
+
+// markDeleted stores a copy of obj with the given deletionTimestamp,
+// deletionGracePeriodSeconds and finalizers.
+func (s *Store) markDeleted(c *collection, k string, obj api.Object, at api.Time, grace int64, finalizers []string) {
+	next := withStatus(obj, obj)
+	nm := next.GetObjectMeta()
+	*nm = obj.GetObjectMeta().DeepCopy()
+	nm.DeletionTimestamp = &at
+	nm.DeletionGracePeriodSeconds = api.Int64(grace)
+	nm.Finalizers = finalizers
+	nm.ResourceVersion = s.nextRV()
+	c.replace(k, next)
 }
 
 func (s *Store) remove(kind string, c *collection, k string, obj api.Object) {

@@ -235,3 +235,106 @@ func TestDeleteOtherKinds(t *testing.T) {
 	assert.Equal(t, writes+1, s.Writes())
 	assert.EqualError(t, s.Delete("Secret", "", "x", store.DeleteOptions{}), `the server doesn't have a resource type "Secret"`)
 }
+
+// TestDeleteWithFinalizers follows the registry's Delete and
+// shouldDeleteDuringUpdate (apiserver pkg/registry/generic/registry
+// store.go) and deletionFinalizersForGarbageCollection: an object with
+// finalizers stays, with a deletionTimestamp, until an update takes the
+// last one off; Foreground adds foregroundDeletion; a terminating pod goes
+// only once both its grace period and its finalizers are done.
+func TestDeleteWithFinalizers(t *testing.T) {
+	t.Parallel()
+	fg := store.DeleteOptions{PropagationPolicy: store.DeletePropagationForeground}
+	dropFinalizers := func(t *testing.T, s *store.Store, kind, name string) {
+		t.Helper()
+		o, err := s.Get(kind, "default", name)
+		require.NoError(t, err)
+		next := o.DeepCopyObject()
+		next.GetObjectMeta().Finalizers = nil
+		_, err = s.Update(next)
+		require.NoError(t, err)
+	}
+	t.Run("foreground keeps a deployment with the finalizer", func(t *testing.T) {
+		t.Parallel()
+		s := simtest.NewStore()
+		simtest.MustCreate(t, s, simtest.NewDeployment("web", 1, "nginx"))
+		simtest.Advance(s, 3*time.Second)
+		require.NoError(t, s.Delete(api.KindDeployment, "", "web", fg))
+		d, err := s.GetDeployment("", "web")
+		require.NoError(t, err)
+		require.NotNil(t, d.DeletionTimestamp)
+		assert.True(t, d.DeletionTimestamp.Equal(api.NewTime(api.Epoch.Add(3*time.Second))))
+		assert.Equal(t, int64(0), *d.DeletionGracePeriodSeconds)
+		assert.Equal(t, []string{api.FinalizerDeleteDependents}, d.Finalizers)
+
+		rv := s.ResourceVersion()
+		require.NoError(t, s.Delete(api.KindDeployment, "", "web", fg), "deleting again is accepted")
+		assert.Equal(t, rv, s.ResourceVersion(), "and changes nothing")
+
+		dropFinalizers(t, s, api.KindDeployment, "web")
+		_, err = s.GetDeployment("", "web")
+		assert.True(t, errors.Is(err, store.ErrNotFound), "the update that takes the last finalizer off removes it")
+	})
+	t.Run("a user's finalizer holds a background delete", func(t *testing.T) {
+		t.Parallel()
+		s := simtest.NewStore()
+		cm := &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "c", Finalizers: []string{"example.com/hold"}}}
+		simtest.MustCreate(t, s, cm)
+		require.NoError(t, s.Delete(api.KindConfigMap, "", "c", store.DeleteOptions{}))
+		got, err := s.GetConfigMap("", "c")
+		require.NoError(t, err)
+		assert.NotNil(t, got.DeletionTimestamp)
+		assert.Equal(t, []string{"example.com/hold"}, got.Finalizers)
+
+		next := got.DeepCopy()
+		next.Finalizers = append(next.Finalizers, "example.com/more")
+		_, err = s.Update(next)
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), `metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted`)
+
+		dropFinalizers(t, s, api.KindConfigMap, "c")
+		assert.Zero(t, s.Count(api.KindConfigMap))
+	})
+	t.Run("orphan on a foreground delete drops the finalizer and the object", func(t *testing.T) {
+		t.Parallel()
+		s := simtest.NewStore()
+		simtest.MustCreate(t, s, simtest.NewDeployment("web", 1, "nginx"))
+		require.NoError(t, s.Delete(api.KindDeployment, "", "web", fg))
+		require.NoError(t, s.Delete(api.KindDeployment, "", "web", store.DeleteOptions{PropagationPolicy: store.DeletePropagationOrphan}))
+		assert.Zero(t, s.Count(api.KindDeployment))
+	})
+	t.Run("a foreground-deleted pod waits for its grace period and its finalizer", func(t *testing.T) {
+		t.Parallel()
+		s := simtest.NewStore()
+		simtest.MustCreate(t, s, simtest.NewPod("p", simtest.WithPodNode("node-1")))
+		require.NoError(t, s.Delete(api.KindPod, "", "p", fg))
+		p, err := s.GetPod("", "p")
+		require.NoError(t, err)
+		assert.Equal(t, int64(30), *p.DeletionGracePeriodSeconds)
+		assert.Equal(t, []string{api.FinalizerDeleteDependents}, p.Finalizers)
+
+		// The kubelet's final delete: the finalizer still holds it.
+		require.NoError(t, s.Delete(api.KindPod, "", "p", store.DeleteOptions{GracePeriodSeconds: api.Int64(0)}))
+		p, err = s.GetPod("", "p")
+		require.NoError(t, err)
+		assert.Equal(t, int64(0), *p.DeletionGracePeriodSeconds)
+		rv := s.ResourceVersion()
+		require.NoError(t, s.Delete(api.KindPod, "", "p", store.DeleteOptions{GracePeriodSeconds: api.Int64(0)}))
+		assert.Equal(t, rv, s.ResourceVersion(), "a second final delete changes nothing")
+
+		dropFinalizers(t, s, api.KindPod, "p")
+		assert.Zero(t, s.Count(api.KindPod))
+	})
+	t.Run("a terminating pod whose finalizer goes first waits for its kubelet", func(t *testing.T) {
+		t.Parallel()
+		s := simtest.NewStore()
+		simtest.MustCreate(t, s, simtest.NewPod("p", simtest.WithPodNode("node-1")))
+		require.NoError(t, s.Delete(api.KindPod, "", "p", fg))
+		dropFinalizers(t, s, api.KindPod, "p")
+		p, err := s.GetPod("", "p")
+		require.NoError(t, err, "its grace period is not over")
+		assert.Empty(t, p.Finalizers)
+		require.NoError(t, s.Delete(api.KindPod, "", "p", store.DeleteOptions{GracePeriodSeconds: api.Int64(0)}))
+		assert.Zero(t, s.Count(api.KindPod))
+	})
+}

@@ -20,7 +20,19 @@ const (
 	ReasonInvalid       Reason = "Invalid"
 	ReasonForbidden     Reason = "Forbidden"
 	ReasonBadRequest    Reason = "BadRequest"
+	// ReasonTooManyRequests is the 429 of the Eviction API when a
+	// PodDisruptionBudget does not allow the eviction.
+	ReasonTooManyRequests Reason = "TooManyRequests"
+	// ReasonInternalError is a 500.
+	ReasonInternalError Reason = "InternalError"
 )
+
+// StatusCause is one of an API error's details.causes: a machine-readable
+// type and a message (metav1.StatusCause).
+type StatusCause struct {
+	Type    string
+	Message string
+}
 
 // StatusError is an API error. Its Error() is the API server's message (what
 // kubectl prints after "Error from server (Reason): "); kubectl rewrites
@@ -32,6 +44,11 @@ type StatusError struct {
 	Name    string
 	Errs    field.ErrorList // set for Invalid
 	Message string
+	// Causes are the error's details.causes, such as the
+	// PodDisruptionBudget that refused an eviction.
+	Causes []StatusCause
+	// RetryAfterSeconds is details.retryAfterSeconds (a 429 may suggest one).
+	RetryAfterSeconds int
 }
 
 func (e *StatusError) Error() string { return e.Message }
@@ -44,11 +61,12 @@ func (e *StatusError) Is(target error) bool {
 
 // Sentinels for errors.Is.
 var (
-	ErrNotFound      = &StatusError{Reason: ReasonNotFound}
-	ErrAlreadyExists = &StatusError{Reason: ReasonAlreadyExists}
-	ErrConflict      = &StatusError{Reason: ReasonConflict}
-	ErrInvalid       = &StatusError{Reason: ReasonInvalid}
-	ErrForbidden     = &StatusError{Reason: ReasonForbidden}
+	ErrNotFound        = &StatusError{Reason: ReasonNotFound}
+	ErrAlreadyExists   = &StatusError{Reason: ReasonAlreadyExists}
+	ErrConflict        = &StatusError{Reason: ReasonConflict}
+	ErrInvalid         = &StatusError{Reason: ReasonInvalid}
+	ErrForbidden       = &StatusError{Reason: ReasonForbidden}
+	ErrTooManyRequests = &StatusError{Reason: ReasonTooManyRequests}
 )
 
 // ReasonOf returns the reason of a StatusError, or "".

@@ -19,6 +19,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"strconv"
+	"time"
 
 	"converge/core/api"
 	"converge/core/clock"
@@ -47,6 +48,9 @@ type Options struct {
 	// DefaultTolerationSeconds is what the DefaultTolerationSeconds admission
 	// plugin gives pods for the not-ready and unreachable taints; 0 means 300.
 	DefaultTolerationSeconds int64
+	// EventTTL is kube-apiserver's --event-ttl, how long an event is kept
+	// after its last write; 0 means DefaultEventTTL (1h).
+	EventTTL time.Duration
 }
 
 // Store is the API server's storage.
@@ -60,6 +64,11 @@ type Store struct {
 	uidIx map[string]string // uid -> kind + "/" + key, for owner lookups
 	pods  int               // live (not removed) pods, for the limit
 	evSeq int64
+	// The events' correlators (one per source) and their expiry.
+	correlators map[eventSource]*correlator
+	evExpiry    []eventExpiry
+	evTTL       time.Duration
+	evPruned    time.Time
 
 	tolerationSeconds int64
 	// writes counts writes other than events, so that the engine can tell
@@ -71,7 +80,8 @@ type Store struct {
 
 // New returns an empty store.
 func New(o Options) *Store {
-	s := &Store{clock: o.Clock, kinds: map[string]*collection{}, uidIx: map[string]string{}, tolerationSeconds: o.DefaultTolerationSeconds}
+	s := &Store{clock: o.Clock, kinds: map[string]*collection{}, uidIx: map[string]string{}, tolerationSeconds: o.DefaultTolerationSeconds,
+		evTTL: o.EventTTL}
 	if s.tolerationSeconds <= 0 {
 		s.tolerationSeconds = api.DefaultTolerationSeconds
 	}
@@ -87,7 +97,9 @@ func New(o Options) *Store {
 // (immutable) objects. The clone uses the given clock.
 func (s *Store) Clone(c *clock.Clock) *Store {
 	out := &Store{clock: c, rv: s.rv, uids: s.uids, kinds: map[string]*collection{}, uidIx: maps.Clone(s.uidIx),
-		pods: s.pods, evSeq: s.evSeq, tolerationSeconds: s.tolerationSeconds, writes: s.writes, serviceIPs: s.serviceIPs}
+		pods: s.pods, evSeq: s.evSeq, tolerationSeconds: s.tolerationSeconds, writes: s.writes, serviceIPs: s.serviceIPs,
+		correlators: s.freezeCorrelators(), evExpiry: s.evExpiry[:len(s.evExpiry):len(s.evExpiry)], evTTL: s.evTTL,
+		evPruned: s.evPruned}
 	pcg := *s.pcg
 	out.pcg = &pcg
 	out.rng = rand.New(out.pcg)
@@ -274,13 +286,18 @@ func (s *Store) Create(obj api.Object) (api.Object, error) {
 	if _, exists := c.get(k); exists {
 		return nil, alreadyExists(kind, m.Name)
 	}
+	if kind != api.KindEvent {
+		if err := s.admitQuota(kind, obj); err != nil {
+			return nil, err
+		}
+	}
 	m.UID = s.newUID()
 	m.ResourceVersion = s.nextRV()
 	m.CreationTimestamp = s.Now()
 	m.DeletionTimestamp = nil
 	m.DeletionGracePeriodSeconds = nil
 	switch kind {
-	case api.KindDeployment, api.KindReplicaSet:
+	case api.KindDeployment, api.KindReplicaSet, api.KindPodDisruptionBudget:
 		m.Generation = 1
 	default:
 		m.Generation = 0
@@ -330,16 +347,25 @@ func checkReplicas(kind string, obj api.Object) error {
 		r = o.Spec.Replicas
 	}
 	if r != nil && *r > MaxReplicas {
-		errs := field.ErrorList{field.Invalid(field.NewPath("spec", "replicas"), *r,
-			fmt.Sprintf("must be less than or equal to %d in Converge (a simulation limit, not a Kubernetes one)", MaxReplicas))}
-		return NewInvalid(kind, obj.GetObjectMeta().Name, errs)
+		return TooManyReplicas(kind, obj.GetObjectMeta().Name, int64(*r))
 	}
 	return nil
+}
+
+// TooManyReplicas is the Invalid error of a Deployment or ReplicaSet of
+// kind asking for replicas beyond MaxReplicas, with the value as asked for
+// (kubectl scale checks it so, before the value is narrowed to int32).
+func TooManyReplicas(kind, name string, replicas int64) error {
+	errs := field.ErrorList{field.Invalid(field.NewPath("spec", "replicas"), replicas,
+		fmt.Sprintf("must be less than or equal to %d in Converge (a simulation limit, not a Kubernetes one)", MaxReplicas))}
+	return NewInvalid(kind, name, errs)
 }
 
 // Update replaces an object's metadata and spec (the main resource). Status
 // sent by the caller is ignored and the stored status kept; server-set
 // metadata (uid, creationTimestamp, deletionTimestamp, generation) is kept.
+// An update that removes the last finalizer of an object being deleted
+// removes the object (and returns it as it was last).
 // A non-empty resourceVersion that is not the stored one is a Conflict.
 // generation goes up when the spec changes, and for Deployments also when
 // annotations change, as the registry strategies do.
@@ -377,6 +403,9 @@ func (s *Store) update(obj api.Object, status bool) (api.Object, error) {
 		next = withStatus(old, obj)
 	} else {
 		api.SetDefaults(obj)
+		if n, ok := obj.(*api.Node); ok {
+			s.stampNoExecuteTaints(n, old.(*api.Node))
+		}
 		next = withStatus(obj, old)
 		nm := next.GetObjectMeta()
 		nm.UID, nm.CreationTimestamp, nm.Generation = om.UID, om.CreationTimestamp, om.Generation
@@ -392,10 +421,46 @@ func (s *Store) update(obj api.Object, status bool) (api.Object, error) {
 		if specChanged(old, next) {
 			nm.Generation = om.Generation + 1
 		}
+		if shouldDeleteDuringUpdate(om, nm) {
+			nm.ResourceVersion = strconv.FormatInt(s.rv+1, 10)
+			s.remove(kind, c, k, old)
+			return next, nil
+		}
 	}
 	next.GetObjectMeta().ResourceVersion = s.nextRV()
 	c.replace(k, next)
 	return next, nil
+}
+
+// stampNoExecuteTaints gives a NoExecute taint written without timeAdded
+// the time of this write (or of the same taint in old), which is when the
+// taint eviction controller first sees it and starts the pods'
+// tolerationSeconds. Converge's controllers keep no memory between syncs,
+// so the time lives on the taint (see docs/fidelity.md).
+func (s *Store) stampNoExecuteTaints(n, old *api.Node) {
+	for i := range n.Spec.Taints {
+		t := &n.Spec.Taints[i]
+		if t.Effect != api.TaintEffectNoExecute || t.TimeAdded != nil {
+			continue
+		}
+		at := s.Now()
+		if old != nil {
+			for _, o := range old.Spec.Taints {
+				if o.MatchTaint(*t) && o.TimeAdded != nil {
+					at = *o.TimeAdded
+				}
+			}
+		}
+		t.TimeAdded = &at
+	}
+}
+
+// shouldDeleteDuringUpdate is the registry's rule: an update that takes
+// the last finalizer off an object being deleted (with no grace period
+// left, as every object but a terminating pod) removes it.
+func shouldDeleteDuringUpdate(old, next *api.ObjectMeta) bool {
+	return old.DeletionTimestamp != nil && len(next.Finalizers) == 0 &&
+		(old.DeletionGracePeriodSeconds == nil || *old.DeletionGracePeriodSeconds == 0)
 }
 
 // withStatus returns a shallow copy of main whose status is taken from statusFrom.
@@ -421,6 +486,14 @@ func withStatus(main, statusFrom api.Object) api.Object {
 		x := *m
 		x.Status = statusFrom.(*api.Service).Status
 		return &x
+	case *api.ResourceQuota:
+		x := *m
+		x.Status = statusFrom.(*api.ResourceQuota).Status
+		return &x
+	case *api.PodDisruptionBudget:
+		x := *m
+		x.Status = statusFrom.(*api.PodDisruptionBudget).Status
+		return &x
 	case *api.ConfigMap:
 		x := *m
 		return &x
@@ -441,6 +514,8 @@ func specChanged(old, next api.Object) bool {
 		return !reflect.DeepEqual(o.Spec, n.Spec) || !reflect.DeepEqual(o.Annotations, n.Annotations)
 	case *api.ReplicaSet:
 		return !reflect.DeepEqual(o.Spec, next.(*api.ReplicaSet).Spec)
+	case *api.PodDisruptionBudget:
+		return !reflect.DeepEqual(o.Spec, next.(*api.PodDisruptionBudget).Spec)
 	}
 	return false
 }

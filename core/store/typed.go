@@ -35,6 +35,16 @@ func (s *Store) ConfigMaps() []*api.ConfigMap { return listAs[*api.ConfigMap](s,
 // EndpointsList returns every Endpoints object in creation order.
 func (s *Store) EndpointsList() []*api.Endpoints { return listAs[*api.Endpoints](s, api.KindEndpoints) }
 
+// ResourceQuotas returns every ResourceQuota in creation order.
+func (s *Store) ResourceQuotas() []*api.ResourceQuota {
+	return listAs[*api.ResourceQuota](s, api.KindResourceQuota)
+}
+
+// PodDisruptionBudgets returns every PodDisruptionBudget in creation order.
+func (s *Store) PodDisruptionBudgets() []*api.PodDisruptionBudget {
+	return listAs[*api.PodDisruptionBudget](s, api.KindPodDisruptionBudget)
+}
+
 // Events returns every Event in creation order.
 func (s *Store) Events() []*api.Event { return listAs[*api.Event](s, api.KindEvent) }
 

@@ -89,10 +89,16 @@ func validateRollingUpdateDeployment(ru *api.RollingUpdateDeployment, p *path) f
 	if intOrPercentValue(maxUnavailable) == 0 && intOrPercentValue(maxSurge) == 0 {
 		errs = append(errs, mu.invalid(maxUnavailable, "may not be 0 when `maxSurge` is 0"))
 	}
-	if v, ok := percentValue(maxUnavailable); ok && v > 100 {
-		errs = append(errs, mu.invalid(maxUnavailable, "must not be greater than 100%"))
+	return append(errs, isNotMoreThan100Percent(maxUnavailable, mu)...)
+}
+
+// isNotMoreThan100Percent is IsNotMoreThan100Percent: a valid percent at
+// most 100%.
+func isNotMoreThan100Percent(v api.IntOrString, p path) field.ErrorList {
+	if n, ok := percentValue(v); ok && n > 100 {
+		return field.ErrorList{p.invalid(v, "must not be greater than 100%")}
 	}
-	return errs
+	return nil
 }
 
 func derefIntOrString(v *api.IntOrString) api.IntOrString {

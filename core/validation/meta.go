@@ -166,6 +166,23 @@ func validateAnnotations(m map[string]string, p *path) field.ErrorList {
 	return errs
 }
 
+// ValidateAnnotationsSize is the size half of ValidateAnnotations on an
+// object's metadata.annotations: keys plus values total at most 256 KiB.
+// core/scenario checks with it the annotations an object will have once
+// kubectl apply has added its last-applied-configuration.
+func ValidateAnnotationsSize(m map[string]string) field.ErrorList {
+	total := 0
+	for k, v := range m {
+		total += len(k) + len(v)
+	}
+	if total <= totalAnnotationSizeLimit {
+		return nil
+	}
+	p := root("metadata")
+	annotations := p.child("annotations")
+	return field.ErrorList{annotations.tooLong("", totalAnnotationSizeLimit)}
+}
+
 // validateOwnerReferences is ValidateOwnerReferences.
 func validateOwnerReferences(refs []api.OwnerReference, p *path) field.ErrorList {
 	var errs field.ErrorList

@@ -71,7 +71,7 @@ func TestValidateObjectMeta(t *testing.T) {
 		{"generateName", func(d *api.Deployment) { d.GenerateName = "-web-" },
 			[]string{`metadata.generateName: Invalid value: "-web-": ` + subdomainError}},
 		{"name too long", func(d *api.Deployment) { d.Name = strings.Repeat("a", 254) },
-			[]string{`metadata.name: Invalid value: "` + strings.Repeat("a", 254) + `": must be no more than 253 bytes`}},
+			[]string{`metadata.name: Invalid value: "` + strings.Repeat("a", 254) + `": must be no more than 253 characters`}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -127,7 +127,7 @@ func TestWarnings(t *testing.T) {
 		{"dotted deployment", deployment(func(d *api.Deployment) { d.Name = "web.v1" }),
 			[]string{"metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: [must not contain dots]"}},
 		{"long dotted replica set", replicaSet(func(rs *api.ReplicaSet) { rs.Name = strings.Repeat("a", 60) + ".bcd" }),
-			[]string{"metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: [must be no more than 63 bytes must not contain dots]"}},
+			[]string{"metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: [must be no more than 63 characters must not contain dots]"}},
 		{"dotted pod", pod(func(p *api.Pod) { p.Name = "web.1" }),
 			[]string{"metadata.name: this is used in the Pod's hostname, which can result in surprising behavior; a DNS label is recommended: [must not contain dots]"}},
 		{"invalid names are errors, not warnings", deployment(func(d *api.Deployment) { d.Name = "Web_1" }), nil},
@@ -175,7 +175,7 @@ func TestIsDNS1035Label(t *testing.T) {
 	for _, bad := range []string{"", "1a", "-a", "a-", "A", "a.b", "a_b"} {
 		assert.Len(t, validation.IsDNS1035Label(bad), 1, bad)
 	}
-	assert.Equal(t, []string{"must be no more than 63 bytes"}, validation.IsDNS1035Label(strings.Repeat("a", 64)))
+	assert.Equal(t, []string{"must be no more than 63 characters"}, validation.IsDNS1035Label(strings.Repeat("a", 64)))
 }
 
 func TestIsValidPercent(t *testing.T) {

@@ -68,7 +68,7 @@ func isDigit(c byte) bool      { return c >= '0' && c <= '9' }
 func isLowerAlnum(c byte) bool { return isLower(c) || isDigit(c) }
 
 // IsDNS1035Label checks a DNS-1035 label: lower case alphanumerics and '-',
-// starting with a letter, at most 63 bytes.
+// starting with a letter, at most 63 characters.
 func IsDNS1035Label(value string) []string {
 	ok := value != "" && isLower(value[0]) && isLowerAlnum(value[len(value)-1])
 	for i := 1; ok && i < len(value)-1; i++ {

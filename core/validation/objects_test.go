@@ -34,7 +34,7 @@ func TestValidateService(t *testing.T) {
 		}, nil},
 		{"name must be a DNS-1035 label", func(s *api.Service) { s.Name = "1web" }, []string{`metadata.name: Invalid value: "1web": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`}},
 		{"name may not contain dots", func(s *api.Service) { s.Name = "web.v1" }, []string{`metadata.name: Invalid value: "web.v1": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`}},
-		{"name too long", func(s *api.Service) { s.Name = strings.Repeat("a", 64) }, []string{`metadata.name: Invalid value: "` + strings.Repeat("a", 64) + `": must be no more than 63 bytes`}},
+		{"name too long", func(s *api.Service) { s.Name = strings.Repeat("a", 64) }, []string{`metadata.name: Invalid value: "` + strings.Repeat("a", 64) + `": must be no more than 63 characters`}},
 		{"ports required", func(s *api.Service) { s.Spec.Ports = nil }, []string{"spec.ports: Required value"}},
 		{"headless needs no ports", func(s *api.Service) { s.Spec.Ports, s.Spec.ClusterIP = nil, "None" }, nil},
 		{"names required with several ports", func(s *api.Service) {
@@ -128,7 +128,7 @@ func TestValidateConfigMap(t *testing.T) {
 		}},
 		{"empty key", func(c *api.ConfigMap) { c.Data = map[string]string{"": "x"} }, []string{`data[]: Invalid value: "": ` + keyError}},
 		{"long key", func(c *api.ConfigMap) { c.Data = map[string]string{strings.Repeat("k", 254): "x"} },
-			[]string{`data[` + strings.Repeat("k", 254) + `]: Invalid value: "` + strings.Repeat("k", 254) + `": must be no more than 253 bytes`}},
+			[]string{`data[` + strings.Repeat("k", 254) + `]: Invalid value: "` + strings.Repeat("k", 254) + `": must be no more than 253 characters`}},
 		{"key in both", func(c *api.ConfigMap) { c.BinaryData = map[string]string{"app.properties": "AAAA"} },
 			[]string{`data[app.properties]: Invalid value: "app.properties": duplicate of key present in binaryData`}},
 		{"bad binary key", func(c *api.ConfigMap) { c.BinaryData = map[string]string{"x/y": "AAAA"} },

@@ -111,7 +111,7 @@ func TestValidateContainerPortsAndEnv(t *testing.T) {
 				{Name: "-Very--long-port-name", ContainerPort: 82, Protocol: "TCP"}, {Name: "8080", ContainerPort: 83, Protocol: "TCP"}}
 		}), []string{
 			`spec.containers[0].ports[1].name: Duplicate value: "http"`,
-			`spec.containers[0].ports[2].name: Invalid value: "-Very--long-port-name": must be no more than 15 bytes`,
+			`spec.containers[0].ports[2].name: Invalid value: "-Very--long-port-name": must be no more than 15 characters`,
 			`spec.containers[0].ports[2].name: Invalid value: "-Very--long-port-name": must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)`,
 			`spec.containers[0].ports[2].name: Invalid value: "-Very--long-port-name": must not contain consecutive hyphens`,
 			`spec.containers[0].ports[2].name: Invalid value: "-Very--long-port-name": must not begin or end with a hyphen`,

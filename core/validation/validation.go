@@ -1,8 +1,9 @@
 // Package validation is the API server's validation of the kinds Converge
 // stores, with Kubernetes' field paths and texts (apps/v1 Deployment and
-// ReplicaSet from pkg/apis/apps/validation, v1 Pod, Service, ConfigMap and
-// Node from pkg/apis/core/validation, and the selector immutability of the
-// registry strategies). Every function collects all errors; none stops at the
+// ReplicaSet from pkg/apis/apps/validation, v1 Pod, Service, ConfigMap,
+// Node and ResourceQuota from pkg/apis/core/validation, policy/v1
+// PodDisruptionBudget from pkg/apis/policy/validation, and the selector
+// immutability of the registry strategies). Every function collects all errors; none stops at the
 // first.
 package validation
 
@@ -35,6 +36,12 @@ func ValidateObject(obj, old api.Object) field.ErrorList {
 	case *api.Node:
 		on, _ := old.(*api.Node) // nil on create, or when old is of another kind
 		return ValidateNode(o, on)
+	case *api.ResourceQuota:
+		oq, _ := old.(*api.ResourceQuota) // nil on create, or when old is of another kind
+		return ValidateResourceQuota(o, oq)
+	case *api.PodDisruptionBudget:
+		op, _ := old.(*api.PodDisruptionBudget) // nil on create, or when old is of another kind
+		return ValidatePodDisruptionBudget(o, op)
 	}
 	return nil
 }

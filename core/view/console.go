@@ -49,6 +49,11 @@ type ConsoleEntry struct {
 	// scenario as a step at At.
 	Step bool
 	At   string
+	// Waiting is set while the command goes on (rollout status, wait,
+	// drain): Follow adds its lines as the simulation advances.
+	Waiting bool
+	// ref is the result Follow asks the simulation about.
+	ref sim.StepResult
 }
 
 // CommandSource says where a command the console records came from.
@@ -111,7 +116,7 @@ func (c *Console) Submit(line string) (cmd string, run bool) {
 // the scenario rewrites the share link.
 func (c *Console) Record(cmd string, r sim.StepResult, from CommandSource) After {
 	e := ConsoleEntry{Key: strconv.Itoa(c.next), Command: cmd, Echo: strings.TrimSpace("$ kubectl " + cmd), Output: r.Output,
-		Error: r.Error, OK: r.OK, Step: r.Index >= 0, At: r.At}
+		Error: r.Error, OK: r.OK, Step: r.Index >= 0, At: r.At, Waiting: r.Waiting, ref: r}
 	if e.Step {
 		e.Echo += "    # a step at " + r.At
 	}
@@ -129,6 +134,30 @@ func (c *Console) Record(cmd string, r sim.StepResult, from CommandSource) After
 
 // Entries is the log, oldest first. The caller must not modify it.
 func (c *Console) Entries() []ConsoleEntry { return c.entries }
+
+// Follow brings the entries of commands that wait up to date with s: what
+// they have printed by the current second (sim.Progress), and their
+// outcome once they ended. A step's entry follows the simulation back and
+// forth in time; a console command that only reads stops when the
+// simulation goes back. It reports whether an entry changed.
+func (c *Console) Follow(s *sim.Sim) bool {
+	if s == nil {
+		return false
+	}
+	changed := false
+	for i := range c.entries {
+		e := &c.entries[i]
+		if !e.ref.Waiting {
+			continue
+		}
+		p := s.Progress(e.ref)
+		if p.Output != e.Output || p.Error != e.Error || p.Waiting != e.Waiting || p.OK != e.OK {
+			e.Output, e.Error, e.Waiting, e.OK = p.Output, p.Error, p.Waiting, p.OK
+			changed = true
+		}
+	}
+	return changed
+}
 
 // Browse walks the history from the command line's text, current: dir < 0
 // goes to an older command, dir > 0 to a newer one, and past the newest it

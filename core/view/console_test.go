@@ -261,3 +261,25 @@ func TestConsoleSuggestions(t *testing.T) {
 		})
 	}
 }
+
+func TestConsoleFollowsACommandThatWaits(t *testing.T) {
+	t.Parallel()
+	s := load(t, "name: f\nobjects:\n"+deploymentDoc("3", "nginx:1.27"))
+	s.SeekTo(1)
+	var c Console
+	r := s.Run("rollout status deployment/web")
+	require.True(t, r.Waiting)
+	c.Record("rollout status deployment/web", r, FromConsole)
+	e := c.Entries()[0]
+	assert.True(t, e.Waiting)
+	first := e.Output
+	assert.False(t, c.Follow(s), "nothing new yet")
+	s.Step(20)
+	assert.True(t, c.Follow(s))
+	e = c.Entries()[0]
+	assert.False(t, e.Waiting)
+	assert.True(t, e.OK)
+	assert.True(t, strings.HasPrefix(e.Output, first), e.Output)
+	assert.True(t, strings.HasSuffix(e.Output, `deployment "web" successfully rolled out`), e.Output)
+	assert.False(t, c.Follow(nil))
+}

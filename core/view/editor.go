@@ -29,13 +29,19 @@ type Problem struct {
 // each apply step against the object it replaces (an immutable selector:
 // `spec.selector: Invalid value: ...: field is immutable`) and kubectl's
 // parser on every kubectl step (an unknown command or flag, a bad flag
-// value), each at its line and column.
+// value), each at its line and column. It returns the first
+// manifest.MaxShown problems; Editor.More counts the rest.
 func Validate(src []byte) []Problem {
 	_, probs := scenario.Parse(src, EditorFile)
-	out := make([]Problem, 0, len(probs))
-	for i, p := range probs {
-		out = append(out, Problem{Key: fmt.Sprintf("%d:%d:%d", p.Line, p.Col, i), Line: p.Line, Col: max(p.Col, 1),
-			Message: p.Message, Note: p.Note})
+	shown, _ := probs.Head()
+	return problemsOf(shown, func(i int, p scenario.Problem) string { return fmt.Sprintf("%d:%d:%d", p.Line, p.Col, i) })
+}
+
+// problemsOf turns problems into the editor's, each keyed by key.
+func problemsOf(ps scenario.Problems, key func(int, scenario.Problem) string) []Problem {
+	out := make([]Problem, len(ps))
+	for i, p := range ps {
+		out[i] = Problem{Key: key(i, p), Line: p.Line, Col: max(p.Col, 1), Message: p.Message, Note: p.Note}
 	}
 	return out
 }

@@ -1,9 +1,11 @@
 package view
 
 import (
+	"fmt"
 	"strconv"
 	"unicode/utf16"
 
+	"converge/core/manifest"
 	"converge/core/scenario"
 )
 
@@ -25,7 +27,10 @@ type Editor struct {
 	checked    string
 	hasChecked bool
 	problems   []Problem
-	gutter     string
+	// errors counts the text's errors, shown or not; more counts the
+	// problems beyond the shown ones.
+	errors, more int
+	gutter       string
 }
 
 // Tone says how a status line reads: "ok", "muted" or "bad".
@@ -84,10 +89,18 @@ func (e *Editor) Check(text string) bool {
 	if e.hasChecked && text == e.checked {
 		return false
 	}
-	e.checked, e.hasChecked = text, true
-	e.problems = Validate([]byte(text))
-	e.gutter = LineNumbers(text)
+	_, probs := scenario.Parse([]byte(text), EditorFile)
+	e.show(text, probs, func(i int, p scenario.Problem) string { return fmt.Sprintf("%d:%d:%d", p.Line, p.Col, i) })
 	return true
+}
+
+// show takes text's problems: the first manifest.MaxShown, keyed by key,
+// and the counts.
+func (e *Editor) show(text string, probs scenario.Problems, key func(int, scenario.Problem) string) {
+	e.checked, e.hasChecked = text, true
+	shown, more := probs.Head()
+	e.problems, e.more, e.errors = problemsOf(shown, key), more, len(probs.Errors())
+	e.gutter = LineNumbers(text)
 }
 
 // Revert drops the edits: the next Take gives the scenario's text again.
@@ -106,15 +119,17 @@ func (e *Editor) Applied(text string, probs scenario.Problems) bool {
 		e.edited = false
 		return true
 	}
-	e.checked, e.hasChecked = text, true
-	e.problems = ProblemsOf(probs)
-	e.gutter = LineNumbers(text)
+	e.show(text, probs, loadKey)
 	return false
 }
 
-// Problems are the problems of the text last checked, in order. The caller
-// must not modify them.
+// Problems are the problems of the text last checked, in order: the first
+// manifest.MaxShown of them. The caller must not modify them.
 func (e *Editor) Problems() []Problem { return e.problems }
+
+// More is the line that counts the problems beyond Problems, "... and
+// 59,901 more problems", or "" when all are shown.
+func (e *Editor) More() string { return manifest.MoreText(e.more) }
 
 // Gutter is the line numbers of the text last checked (LineNumbers).
 func (e *Editor) Gutter() string { return e.gutter }
@@ -127,12 +142,7 @@ func (e *Editor) Gutter() string { return e.gutter }
 //
 // Notes are not errors: they neither count nor stop Apply.
 func (e *Editor) Status() EditorStatus {
-	errs := 0
-	for _, p := range e.problems {
-		if !p.Note {
-			errs++
-		}
-	}
+	errs := e.errors
 	switch {
 	case errs > 0:
 		return EditorStatus{Text: pluralInt(errs, "problem") + ": Apply is disabled until they are fixed.", Tone: ToneBad}
@@ -145,12 +155,10 @@ func (e *Editor) Status() EditorStatus {
 // ProblemsOf turns a load's problems into the editor's, keyed in order;
 // a problem without a column is placed at column 1.
 func ProblemsOf(ps scenario.Problems) []Problem {
-	out := make([]Problem, len(ps))
-	for i, p := range ps {
-		out[i] = Problem{Key: "load:" + strconv.Itoa(i), Line: p.Line, Col: max(p.Col, 1), Message: p.Message, Note: p.Note}
-	}
-	return out
+	return problemsOf(ps, loadKey)
 }
+
+func loadKey(i int, _ scenario.Problem) string { return "load:" + strconv.Itoa(i) }
 
 // Place says where a problem is, as the problem list reads it: "line 3,
 // column 5", or "the file" for a problem of the text as a whole (line 0).
@@ -182,4 +190,9 @@ func TextOffset(text string, line, col int) int {
 }
 
 // pluralInt is "1 problem" or "3 problems".
-func pluralInt(n int, word string) string { return plural(int64(n), word) }
+func pluralInt(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return manifest.Thousands(int64(n)) + " " + word + "s"
+}

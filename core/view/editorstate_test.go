@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"converge/core/scenario"
+	"converge/core/simtest"
 )
 
 // marshalled is the scenario's text as the editor shows it.
@@ -172,4 +173,20 @@ func TestTextOffset(t *testing.T) {
 	// ASCII offsets are byte offsets.
 	i := strings.Index(text, "x: 1")
 	assert.Equal(t, i, TextOffset(text, 3, 3))
+}
+
+// TestEditorShowsTheFirstProblems: one bad anchor's 60,001 problems are
+// counted in the status line, and the first 100 listed with a line for the
+// rest.
+func TestEditorShowsTheFirstProblems(t *testing.T) {
+	t.Parallel()
+	var e Editor
+	e.Edit(simtest.AliasFloodYAML(60_000))
+	assert.Len(t, e.Problems(), 100)
+	assert.Equal(t, "... and 59,901 more problems", e.More())
+	assert.Equal(t, EditorStatus{Text: "60,001 problems: Apply is disabled until they are fixed.", Tone: ToneBad}, e.Status())
+
+	e.Edit("name: x\nbogus: 1\n")
+	assert.Len(t, e.Problems(), 1)
+	assert.Empty(t, e.More())
 }

@@ -6,10 +6,12 @@ import (
 
 	"converge/core/controller"
 	"converge/core/controller/deployment"
+	"converge/core/controller/disruption"
 	"converge/core/controller/endpoints"
 	"converge/core/controller/gc"
 	"converge/core/controller/nodelifecycle"
 	"converge/core/controller/replicaset"
+	"converge/core/controller/resourcequota"
 	"converge/core/kubelet"
 	"converge/core/scheduler"
 	"converge/core/sim"
@@ -59,8 +61,10 @@ const MaxLoopItems = 6
 var loopTexts = map[string]struct{ title, role, idle string }{
 	nodelifecycle.Component: {"Node lifecycle controller", "nodes' heartbeats → Ready, taints, evictions", "every node's heartbeat is fresh"},
 	gc.Component:            {"Garbage collector", "objects whose owner is gone → deleted", "nothing has lost its owner"},
+	resourcequota.Component: {"Resource quota controller", "pods and objects → ResourceQuota status.used", "no ResourceQuota"},
 	replicaset.Component:    {"ReplicaSet controller", "ReplicaSet.replicas → pods", "no ReplicaSet to reconcile"},
 	deployment.Component:    {"Deployment controller", "Deployment → ReplicaSets by revision", "no Deployment to reconcile"},
+	disruption.Component:    {"Disruption controller", "healthy pods → PodDisruptionBudget disruptionsAllowed", "no PodDisruptionBudget"},
 	scheduler.Component:     {"Scheduler", "pending pods → a node", "no pod is waiting for a node"},
 	endpoints.Component:     {"Endpoints controller", "Service selector → ready pod addresses", "no Service"},
 	kubelet.Component:       {"Kubelets", "pods on their node → containers, probes", "no node runs pods"},

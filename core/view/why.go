@@ -83,7 +83,17 @@ func whyLine(s *sim.Sim, d *api.Deployment, rec *controller.SyncRecord) WhyLine 
 	}
 	if w.Kind != "in-sync" {
 		w.Pods, w.Stuck = newPodsText(s, d)
-		if w.Pods == "" && strings.Contains(rec.Waiting, "become available") {
+		if f := replicaFailure(d); f != nil {
+			// The pods the rollout waits for are not even created: say why
+			// (a ResourceQuota's refusal, say), as the ReplicaSet does, and
+			// lead with it: the bound the controller reports is only the
+			// consequence (the refused pod still counts as wanted).
+			if w.Kind == "blocked" || w.Kind == "waiting" {
+				w.Kind, w.Headline = "blocked", replicaFailureHeadline(f, w.Blocking)
+			}
+			w.Pods = strings.TrimSpace(w.Pods + " Pods cannot be created (" + f.Reason + "): " + strings.TrimSuffix(f.Message, ".") + ".")
+			w.Stuck = true
+		} else if w.Pods == "" && strings.Contains(rec.Waiting, "become available") {
 			w.Pods = "The new pods became available just now, after the controller looked: it sees them in the next second."
 		}
 	}
@@ -196,6 +206,32 @@ func newPodsText(s *sim.Sim, d *api.Deployment) (text string, stuck bool) {
 		text += fmt.Sprintf("; %d of them on a node that is not Ready", onLost)
 	}
 	return text + ".", stuck
+}
+
+// replicaFailureHeadline leads a line whose Deployment has the
+// ReplicaFailure condition: the API server refuses the ReplicaSet's
+// creates (or deletes), which the controllers retry until it admits them.
+func replicaFailureHeadline(f *api.DeploymentCondition, blocking string) string {
+	what := "the new pods cannot be created"
+	if f.Reason == "FailedDelete" {
+		what = "pods cannot be deleted"
+	}
+	text := "Blocked: " + what + " (ReplicaFailure, " + f.Reason + "): the API server refuses them, and the ReplicaSet controller retries until it admits them."
+	if blocking == deployment.BlockingSurge {
+		text += " The refused pods still count against maxSurge, so nothing else moves."
+	}
+	return text
+}
+
+// replicaFailure is the Deployment's ReplicaFailure condition (copied
+// from a ReplicaSet whose pods cannot be created or deleted), or nil.
+func replicaFailure(d *api.Deployment) *api.DeploymentCondition {
+	for i := range d.Status.Conditions {
+		if c := &d.Status.Conditions[i]; c.Type == api.DeploymentReplicaFailure && c.Status == api.ConditionTrue {
+			return c
+		}
+	}
+	return nil
 }
 
 func unschedulable(p *api.Pod) bool {

@@ -148,3 +148,33 @@ objects:
 		})
 	}
 }
+
+// quotaScn is a rollout whose surge pod a ResourceQuota refuses.
+var quotaScn = `name: q
+objects:
+- apiVersion: v1
+  kind: ResourceQuota
+  metadata: {name: compute}
+  spec:
+    hard: {requests.cpu: 200m}
+` + deploymentDoc("2", "nginx:1.27", "strategy:", "  rollingUpdate: {maxSurge: 1, maxUnavailable: 0}") + `
+steps:
+- at: 10s
+  kubectl: set image deployment/web web=nginx:1.28
+`
+
+// TestWhySaysPodsCannotBeCreated: when the new ReplicaSet's pods are
+// refused (ReplicaFailure), the line says so, with the API server's text.
+func TestWhySaysPodsCannotBeCreated(t *testing.T) {
+	t.Parallel()
+	lines := Why(at(t, quotaScn, 13))
+	require.Len(t, lines, 1)
+	w := lines[0]
+	assert.Equal(t, "blocked", w.Kind)
+	assert.Equal(t, "surge", w.Blocking)
+	assert.Equal(t, "Blocked: the new pods cannot be created (ReplicaFailure, FailedCreate): the API server refuses them, "+
+		"and the ReplicaSet controller retries until it admits them. The refused pods still count against maxSurge, so nothing else moves.", w.Headline)
+	assert.Contains(t, w.Pods, "Pods cannot be created (FailedCreate): pods \"web-")
+	assert.Contains(t, w.Pods, "exceeded quota: compute, requested: requests.cpu=100m, used: requests.cpu=200m, limited: requests.cpu=200m.")
+	assert.True(t, w.Stuck)
+}

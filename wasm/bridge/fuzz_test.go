@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -12,11 +13,13 @@ import (
 
 // FuzzDecide: no address panics; something always opens when the library
 // has a valid default, at a time within the scenario; an error is a
-// sentence.
+// sentence; an address that carries a share either opens it or says why
+// not, and says what ShareOfLink says of it.
 func FuzzDecide(f *testing.F) {
 	for _, seed := range []string{
 		"http://h/", "/?scenario=alpha&t=30&embed=1", "/#s=@@@", "/#s=", "/?t=-1", "/?t=1h",
 		"/?scenario=beta#s=80&t=2", "%zz", "/?embed&scenario=%00", "/#s=" + deflateSeed(alphaYAML),
+		"/#s=AAAA%zz", "/?s=%2" + "#t=3", "/#t=%zz&s=" + deflateSeed(betaYAML),
 	} {
 		f.Add(seed)
 	}
@@ -29,6 +32,12 @@ func FuzzDecide(f *testing.F) {
 		assert.LessOrEqual(t, o.T, int64(o.Sim.Duration()/time.Second))
 		if o.Error != "" {
 			assert.Regexp(t, `^[A-Zt].*\.$`, o.Error)
+		}
+		if a := ParseAddress(href); a.HasShare && o.Name != "" {
+			require.NotEmpty(t, o.Error, "a share that did not open says why")
+			if _, err := ShareOfLink(href); err != nil && strings.Contains(href, "#") {
+				assert.Contains(t, o.Error, err.Error(), "the page and unshare say the same")
+			}
 		}
 	})
 }

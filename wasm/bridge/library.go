@@ -7,7 +7,9 @@ import (
 	"sort"
 	"strings"
 
-	"converge/core/scenario"
+	"go.yaml.in/yaml/v3"
+
+	"converge/core/manifest"
 )
 
 // PreferredDefaults are the built-in scenarios the page opens when its
@@ -45,17 +47,40 @@ func (l *Library) List() []Info {
 			name := strings.TrimSuffix(path.Base(file), ".yaml")
 			info := Info{Name: name, Title: name}
 			if data, err := fs.ReadFile(l.fsys, file); err == nil {
-				if s, probs := scenario.Parse(data, file); !probs.HasErrors() {
-					info.Title, info.Description = s.Title, s.Description
-					if info.Title == "" {
-						info.Title = name
-					}
-				}
+				info.Title, info.Description = header(data, name)
 			}
 			l.infos = append(l.infos, info)
 		}
 	}
 	return append([]Info(nil), l.infos...)
+}
+
+// header reads a scenario's title and description (name when it has no
+// title) from its YAML alone: the page lists the library before anything
+// is loaded, and parsing and validating every scenario then cost the first
+// render most of a second in wasm. Loading one still checks it whole.
+func header(data []byte, name string) (title, description string) {
+	docs, probs := manifest.ParseDocuments(data, name)
+	if probs.HasErrors() || len(docs) != 1 || docs[0].Content[0].Kind != yaml.MappingNode {
+		return name, ""
+	}
+	root := docs[0].Content[0]
+	title = name
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!str" {
+			continue
+		}
+		switch k.Value {
+		case "title":
+			if v.Value != "" {
+				title = v.Value
+			}
+		case "description":
+			description = v.Value
+		}
+	}
+	return title, description
 }
 
 // Has reports whether the library holds a scenario called name.

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"converge/core/scenario"
 	"converge/core/sim"
@@ -26,6 +27,9 @@ import (
 type Address struct {
 	Share    string
 	HasShare bool
+	// ShareErr is set, with HasShare, when the s= value cannot be read (a
+	// bad % escape): the page says so instead of opening something else.
+	ShareErr error
 	Scenario string
 	T        string
 	Embed    bool
@@ -33,17 +37,19 @@ type Address struct {
 }
 
 // ParseAddress reads an address. It never fails: what it cannot read it
-// leaves empty.
+// leaves empty, but for the share, whose problem is ShareErr. The query
+// and the fragment are read as they are written, so that a bad escape in
+// one parameter (or in the path) spoils only that one.
 func ParseAddress(href string) Address {
 	var a Address
-	u, err := url.Parse(href)
-	if err != nil {
-		return a
-	}
-	for _, raw := range []string{u.RawQuery, u.Fragment} {
-		q, _ := url.ParseQuery(raw)
+	rest, fragment, _ := strings.Cut(href, "#")
+	_, query, _ := strings.Cut(rest, "?")
+	for _, raw := range []string{query, fragment} {
+		q, shareErr := readParams(raw)
 		if v, ok := q["s"]; ok {
-			a.Share, a.HasShare = v[0], true
+			a.Share, a.HasShare, a.ShareErr = v[0], true, nil
+		} else if shareErr != nil {
+			a.Share, a.HasShare, a.ShareErr = "", true, shareErr
 		}
 		if v := q.Get("scenario"); v != "" {
 			a.Scenario = v
@@ -59,6 +65,72 @@ func ParseAddress(href string) Address {
 		}
 	}
 	return a
+}
+
+// readParams reads the parameters of a query or a fragment as
+// url.ParseQuery does (the first value of a key is the one read), and the
+// error of an s= value that cannot be decoded. Another value that cannot
+// be decoded is kept as written, so that its own check reports it.
+func readParams(raw string) (url.Values, error) {
+	q := url.Values{}
+	var shareErr error
+	for _, pair := range strings.Split(raw, "&") {
+		if pair == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(pair, "=")
+		key, err := url.QueryUnescape(k)
+		if err != nil {
+			continue
+		}
+		value, err := url.QueryUnescape(v)
+		switch {
+		case err != nil && key == "s":
+			if shareErr == nil {
+				shareErr = escapeError(err)
+			}
+			continue
+		case err != nil:
+			value = v // as written: its check says what is wrong with it
+		}
+		q[key] = append(q[key], value)
+	}
+	return q, shareErr
+}
+
+// escapeError is the share error of an s= value that is not URL-encoded
+// properly.
+func escapeError(err error) error {
+	var esc url.EscapeError
+	if errors.As(err, &esc) {
+		return fmt.Errorf("%w: its s= value has an invalid %% escape %q", scenario.ErrShareCorrupt, string(esc))
+	}
+	return fmt.Errorf("%w: its s= value cannot be read: %v", scenario.ErrShareCorrupt, err)
+}
+
+// ErrNoShare is the error of a link that carries no share.
+var ErrNoShare = errors.New("the link has no s= (a share link is PAGE#s=SHARE)")
+
+// ShareOfLink returns the share payload a link carries, read as the page
+// reads its own address (ParseAddress): the s= value of the fragment, or of
+// the query. A link that is neither a URL nor a fragment (no "://", '/',
+// '?', '#' or '=') is the payload itself. It is the one reading of share
+// links: `converge unshare` uses it, and the page's errors say the same.
+func ShareOfLink(link string) (string, error) {
+	if !strings.ContainsAny(link, "/?#=") {
+		return link, nil
+	}
+	if !strings.Contains(link, "://") && !strings.HasPrefix(link, "/") && !strings.ContainsAny(link, "?#") {
+		link = "#" + link // a fragment without its '#'
+	}
+	a := ParseAddress(link)
+	switch {
+	case !a.HasShare:
+		return "", ErrNoShare
+	case a.ShareErr != nil:
+		return "", a.ShareErr
+	}
+	return a.Share, nil
 }
 
 // Open is what the page opens for an address: the decision of Decide.
@@ -103,6 +175,8 @@ func DecideAddress(a Address, lib *Library) Open {
 	o := Open{Embed: a.Embed, Compare: a.Compare}
 	var problem string
 	switch {
+	case a.HasShare && a.ShareErr != nil:
+		problem = "The shared scenario cannot be opened: " + a.ShareErr.Error() + "."
 	case a.HasShare:
 		problem = o.openShare(a.Share)
 	case a.Scenario != "":
@@ -167,17 +241,35 @@ func parseT(v string, duration time.Duration) (int64, string) {
 	}
 	end := int64(duration / time.Second)
 	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil {
+	switch {
+	case errors.Is(err, strconv.ErrRange) || scenario.DurationOutOfRange(v):
+		// Beyond int64 or time.Duration: past the end, or before the start.
+		if strings.HasPrefix(v, "-") {
+			return 0, fmt.Sprintf("t=%s is before the start; opening at 0s.", shown(v))
+		}
+		return end, ""
+	case err != nil:
 		d, derr := time.ParseDuration(v)
 		if derr != nil || d%time.Second != 0 {
-			return 0, fmt.Sprintf("t=%s is not a whole number of seconds; opening at 0s.", v)
+			return 0, fmt.Sprintf("t=%s is not a whole number of seconds; opening at 0s.", shown(v))
 		}
 		n = int64(d / time.Second)
 	}
 	if n < 0 {
-		return 0, fmt.Sprintf("t=%s is before the start; opening at 0s.", v)
+		return 0, fmt.Sprintf("t=%s is before the start; opening at 0s.", shown(v))
 	}
 	return min(n, end), ""
+}
+
+// shown is how a message writes a value from the address: as it is, or
+// quoted with escapes when it holds characters that do not print.
+func shown(v string) string {
+	for _, r := range v {
+		if !unicode.IsGraphic(r) {
+			return strconv.Quote(v)
+		}
+	}
+	return v
 }
 
 func capitalize(s string) string {

@@ -75,7 +75,7 @@ func TestParseAddress(t *testing.T) {
 		{name: "compare=0 is off", href: "/?compare=0", want: Address{}},
 		{name: "the fragment wins over the query", href: "/?t=5&scenario=a#s=x&t=9",
 			want: Address{Share: "x", HasShare: true, Scenario: "a", T: "9"}},
-		{name: "an unparseable URL gives nothing", href: "http://h/%zz", want: Address{}},
+		{name: "a bad escape in the path does not matter", href: "http://h/%zz?scenario=a", want: Address{Scenario: "a"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -101,6 +101,10 @@ func TestDecide(t *testing.T) {
 		{name: "a built-in by name at a time", href: "/?scenario=beta&t=12", wantName: "beta", wantScn: "beta", wantT: 12},
 		{name: "t as a Go duration", href: "/?scenario=alpha&t=1m", wantName: "alpha", wantScn: "alpha", wantT: 60},
 		{name: "t past the end opens at the end", href: "/?scenario=beta&t=999", wantName: "beta", wantScn: "beta", wantT: 30},
+		{name: "t beyond int64 opens at the end", href: "/?scenario=beta&t=99999999999999999999", wantName: "beta", wantScn: "beta", wantT: 30},
+		{name: "a duration beyond Go's opens at the end", href: "/?scenario=beta&t=99999999h", wantName: "beta", wantScn: "beta", wantT: 30},
+		{name: "a t below int64 opens at 0", href: "/?scenario=beta&t=-99999999999999999999", wantName: "beta", wantScn: "beta",
+			wantErr: "t=-99999999999999999999 is before the start; opening at 0s."},
 		{name: "embed", href: "/?scenario=beta&embed=1", wantName: "beta", wantScn: "beta", wantEmbed: true},
 		{name: "a shared scenario", href: "/#s=" + share(t, betaYAML) + "&t=3", wantScn: "beta", wantT: 3},
 		{name: "a share wins over a name", href: "/?scenario=alpha#s=" + share(t, betaYAML), wantScn: "beta"},
@@ -108,6 +112,10 @@ func TestDecide(t *testing.T) {
 			wantErr: "The shared scenario cannot be opened: share link is corrupt: illegal base64 data at input byte 0. Showing the built-in scenario alpha instead."},
 		{name: "truncated DEFLATE is corrupt", href: "/#s=" + share(t, alphaYAML)[:20], wantName: "alpha", wantScn: "alpha",
 			wantErr: "share link is corrupt"},
+		{name: "a bad % escape in the share is reported", href: "/#s=AAAA%zz", wantName: "alpha", wantScn: "alpha",
+			wantErr: `The shared scenario cannot be opened: share link is corrupt: its s= value has an invalid % escape "%zz". Showing the built-in scenario alpha instead.`},
+		{name: "a bad % escape elsewhere does not stop the share", href: "/#t=%zz&s=" + share(t, betaYAML), wantScn: "beta",
+			wantErr: `t=%zz is not a whole number of seconds; opening at 0s.`},
 		{name: "a too large share is refused", href: "/#s=" + tooLarge, wantName: "alpha", wantScn: "alpha",
 			wantErr: "The shared scenario cannot be opened: share link is too large: the scenario inflates beyond 64 KiB."},
 		{name: "an invalid shared scenario names its first problem", href: "/#s=" + share(t, "name: x\nbogus: 1\n"),
@@ -175,6 +183,40 @@ func TestDecideWithNothingToOpen(t *testing.T) {
 			o := Decide(tc.href, tc.lib)
 			assert.Nil(t, o.Sim)
 			assert.Contains(t, o.Error, tc.wantErr)
+		})
+	}
+}
+
+// TestShareOfLink: the one reading of a share link, which the page
+// (DecideAddress) and `converge unshare` share: each error says why.
+func TestShareOfLink(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, link, want, wantErr string
+	}{
+		{name: "a page address", link: "http://x/#s=abc", want: "abc"},
+		{name: "the fragment among others", link: "http://x/?scenario=a#t=3&s=q", want: "q"},
+		{name: "in the query, as the page reads it", link: "http://x/?s=abc", want: "abc"},
+		{name: "a fragment alone", link: "#s=abc", want: "abc"},
+		{name: "a fragment without its #", link: "s=abc", want: "abc"},
+		{name: "a payload alone", link: "abc", want: "abc"},
+		{name: "an escaped payload", link: "http://x/#s=ab%2Dc", want: "ab-c"},
+		{name: "a bad % escape", link: "http://x/#s=AAAA%zz", wantErr: `share link is corrupt: its s= value has an invalid % escape "%zz"`},
+		{name: "a bad % escape in a fragment alone", link: "s=AAAA%zz", wantErr: `share link is corrupt: its s= value has an invalid % escape "%zz"`},
+		{name: "no s= at all", link: "http://x/#t=3", wantErr: "the link has no s= (a share link is PAGE#s=SHARE)"},
+		{name: "a page without a fragment", link: "http://x/", wantErr: "the link has no s= (a share link is PAGE#s=SHARE)"},
+		{name: "a fragment that is not s=", link: "http://x/#abc", wantErr: "the link has no s= (a share link is PAGE#s=SHARE)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := ShareOfLink(tc.link)
+			if tc.wantErr != "" {
+				assert.EqualError(t, err, tc.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, got)
 		})
 	}
 }

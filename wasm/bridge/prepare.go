@@ -3,6 +3,7 @@ package bridge
 import (
 	"fmt"
 
+	"converge/core/manifest"
 	"converge/core/scenario"
 	"converge/core/sim"
 )
@@ -54,10 +55,10 @@ func (r LoadResult) Summary() string {
 	if p.Line > 0 {
 		s = fmt.Sprintf("%d:%d: %s", p.Line, p.Col, p.Message)
 	}
-	if n := len(r.Errors) - 1; n == 1 {
+	if n := len(r.Errors) - 1 + r.MoreErrors; n == 1 {
 		s += " (and 1 more problem)"
 	} else if n > 1 {
-		s += fmt.Sprintf(" (and %d more problems)", n)
+		s += " (and " + manifest.Thousands(int64(n)) + " more problems)"
 	}
 	return s
 }

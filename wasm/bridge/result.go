@@ -15,7 +15,8 @@ type Problem struct {
 	Message string `json:"message"`
 }
 
-// LoadResult is what load and validate return: ok, and every problem.
+// LoadResult is what load and validate return: ok, and the problems, the
+// first manifest.MaxShown errors and notes with a count of the rest.
 type LoadResult struct {
 	OK bool `json:"ok"`
 	// Errors make the scenario invalid; on load the previous simulation is
@@ -24,6 +25,10 @@ type LoadResult struct {
 	// Notes are information that does not make it invalid (such as a
 	// dropped server-set field).
 	Notes []Problem `json:"notes"`
+	// MoreErrors and MoreNotes count the problems beyond the first 100 of
+	// each list, which are left out.
+	MoreErrors int `json:"moreErrors"`
+	MoreNotes  int `json:"moreNotes"`
 	// Error is set, instead of Errors, when the failure has nothing to do
 	// with the text (an unknown built-in name, an internal error).
 	Error string `json:"error,omitempty"`
@@ -32,8 +37,9 @@ type LoadResult struct {
 // NewLoadResult classifies probs into errors and notes; ok when there is no
 // error.
 func NewLoadResult(probs scenario.Problems) LoadResult {
-	r := LoadResult{OK: !probs.HasErrors(), Errors: convert(probs.Errors()), Notes: convert(probs.Notes())}
-	return r
+	errs, moreErrs := probs.Errors().Head()
+	notes, moreNotes := probs.Notes().Head()
+	return LoadResult{OK: !probs.HasErrors(), Errors: convert(errs), Notes: convert(notes), MoreErrors: moreErrs, MoreNotes: moreNotes}
 }
 
 // FailedLoad is the result of a load that failed for reason err, which is

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"converge/core/scenario"
+	"converge/core/simtest"
 )
 
 func TestPrepare(t *testing.T) {
@@ -58,11 +59,11 @@ func TestLoadResultJSON(t *testing.T) {
 		res  LoadResult
 		want string
 	}{
-		{name: "ok has empty lists, not null", res: NewLoadResult(nil), want: `{"ok":true,"errors":[],"notes":[]}`},
-		{name: "errors with line and col", want: `{"ok":false,"errors":[{"line":2,"col":1,"message":"m"}],"notes":[]}`,
+		{name: "ok has empty lists, not null", res: NewLoadResult(nil), want: `{"ok":true,"errors":[],"notes":[],"moreErrors":0,"moreNotes":0}`},
+		{name: "errors with line and col", want: `{"ok":false,"errors":[{"line":2,"col":1,"message":"m"}],"notes":[],"moreErrors":0,"moreNotes":0}`,
 			res: NewLoadResult(scenario.Problems{{File: "f", Line: 2, Message: "m"}})},
 		{name: "a failure without a position", res: FailedLoad(errors.New("no such thing")),
-			want: `{"ok":false,"errors":[],"notes":[],"error":"no such thing"}`},
+			want: `{"ok":false,"errors":[],"notes":[],"moreErrors":0,"moreNotes":0,"error":"no such thing"}`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -99,4 +100,18 @@ func TestSummary(t *testing.T) {
 		})
 	}
 	require.NotEmpty(t, tests)
+}
+
+// TestLoadResultShowsTheFirstProblems: of one bad anchor's 60,001
+// problems, the JS API gets the first 100 and a count of the rest.
+func TestLoadResultShowsTheFirstProblems(t *testing.T) {
+	t.Parallel()
+	res := Validate([]byte(simtest.AliasFloodYAML(60_000)), "s.yaml")
+	assert.False(t, res.OK)
+	require.Len(t, res.Errors, 100)
+	assert.Equal(t, Problem{Line: 16, Col: 18, Message: "cannot decode a mapping into spec.template.spec.containers[0].args[0] (a string)"}, res.Errors[0])
+	assert.Equal(t, 59_901, res.MoreErrors)
+	assert.Zero(t, res.MoreNotes)
+	assert.Equal(t, "16:18: cannot decode a mapping into spec.template.spec.containers[0].args[0] (a string) (and 60,000 more problems)", res.Summary())
+	assert.Contains(t, JSON(res), `"moreErrors":59901`)
 }

@@ -3,42 +3,112 @@ package deployment
 import (
 	"fmt"
 	"maps"
+	"slices"
+	"strings"
 	"time"
 
 	"converge/core/api"
 	"converge/core/controller"
+	"converge/core/controller/workqueue"
 	"converge/core/labels"
 	"converge/core/store"
 )
 
-// Controller is kube-controller-manager's Deployment controller. It keeps no
-// state of its own: everything it knows it reads from the store on every
-// Sync, so one value serves every simulation and Clone returns it.
-type Controller struct{}
+// Controller is kube-controller-manager's Deployment controller. Everything
+// it knows about the cluster it reads from the store on every Sync; its only
+// state is its work queue, which remembers the Deployments whose last sync
+// failed (see core/controller/workqueue).
+type Controller struct {
+	queue *workqueue.Queue
+}
 
 var _ controller.Controller = (*Controller)(nil)
 
+// MaxRetries is how often the controller requeues a Deployment whose sync
+// keeps failing before it drops it (deployment_controller.go's maxRetries):
+// with the back-off of 5ms × 2^n, the 15 retries span about 164 s (in
+// Converge, whose retries wait for the next whole second, about 174 s).
+const MaxRetries = 15
+
 // New returns the Deployment controller.
-func New() *Controller { return &Controller{} }
+func New() *Controller { return &Controller{queue: workqueue.New(MaxRetries)} }
 
 // Name implements controller.Controller.
 func (c *Controller) Name() string { return Component }
 
-// Clone implements controller.Controller; the controller is stateless.
-func (c *Controller) Clone() controller.Controller { return c }
+// Clone implements controller.Controller: a copy with its own work queue.
+func (c *Controller) Clone() controller.Controller { return &Controller{queue: c.queue.Clone()} }
 
 // Sync compares the actual state with the desired state of every Deployment
 // in the store, in creation order, and attempts to converge the two the way
 // one syncDeployment call of the real controller does. Each Deployment gets
 // exactly one sync record saying what was seen and what was done or awaited.
-// Errors are not returned: like a requeued key, the next pass retries, and
-// the record says what failed.
+// A sync that fails is handled as handleErr does: the Deployment is requeued
+// with the work queue's back-off and synced again when that expires or when
+// it or one of its ReplicaSets changes; after MaxRetries requeues it is
+// dropped and waits for such a change. Meanwhile its record repeats the
+// failure and says when the next try is.
 func (c *Controller) Sync(ctx *controller.Context) {
+	now := ctx.Now()
 	for _, d := range ctx.Store.Deployments() {
-		s := &syncer{ctx: ctx, store: ctx.Store, now: ctx.Now(), d: d.DeepCopy()}
+		key := d.Namespace + "/" + d.Name
+		if c.queue.Has(key) && !c.queue.Due(key, now, watched(ctx.Store, d)) {
+			ctx.Record(c.queue.Waiting(key, now))
+			continue
+		}
+		s := &syncer{ctx: ctx, store: ctx.Store, now: now, d: d.DeepCopy()}
 		err := s.syncDeployment()
-		ctx.Record(s.record(err))
+		rec := s.record(err)
+		switch {
+		case err != nil:
+			cur := d
+			if latest, gerr := ctx.Store.GetDeployment(d.Namespace, d.Name); gerr == nil {
+				cur = latest
+			}
+			rec = c.queue.Failed(key, now, watched(ctx.Store, cur), rec)
+		case c.queue.Has(key):
+			c.queue.Forget(key)
+		}
+		ctx.Record(rec)
 	}
+	c.queue.Prune(func(key string) bool {
+		ns, name, _ := strings.Cut(key, "/")
+		_, err := ctx.Store.GetDeployment(ns, name)
+		return err == nil
+	})
+}
+
+// watched is what the controller's informers would wake a Deployment's key
+// for: the Deployment itself, the ReplicaSets it controls or whose labels
+// its selector matches while they have no controller (addReplicaSet,
+// updateReplicaSet, deleteReplicaSet), and for Recreate the deletion of the
+// pods of those ReplicaSets (deletePod).
+func watched(st *store.Store, d *api.Deployment) workqueue.Watched {
+	var w workqueue.Watched
+	w.Add(&d.ObjectMeta)
+	sel, err := labels.FromLabelSelector(d.Spec.Selector)
+	var mine []string
+	for _, rs := range st.ReplicaSets() {
+		if rs.Namespace != d.Namespace {
+			continue
+		}
+		ref := api.GetControllerOf(&rs.ObjectMeta)
+		if (ref != nil && ref.UID == d.UID) || (ref == nil && err == nil && !isSelectingAll(d) && sel.Matches(rs.Labels)) {
+			w.Add(&rs.ObjectMeta)
+			mine = append(mine, rs.UID)
+		}
+	}
+	if d.Spec.Strategy.Type == api.RecreateDeploymentStrategyType && len(mine) > 0 {
+		n := 0
+		st.EachPod(func(p *api.Pod) bool {
+			if ref := api.GetControllerOf(&p.ObjectMeta); ref != nil && slices.Contains(mine, ref.UID) {
+				n++
+			}
+			return true
+		})
+		w.Count(n)
+	}
+	return w
 }
 
 // syncer is the state of one syncDeployment call: the working copy of the

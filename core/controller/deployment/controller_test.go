@@ -15,7 +15,10 @@ func TestControllerContract(t *testing.T) {
 	t.Parallel()
 	c := New()
 	assert.Equal(t, "deployment-controller", c.Name())
-	assert.Same(t, c, c.Clone())
+	clone, ok := c.Clone().(*Controller)
+	require.True(t, ok)
+	assert.NotSame(t, c, clone, "the clone has its own work queue")
+	assert.NotSame(t, c.queue, clone.queue)
 	var _ controller.Controller = c
 }
 

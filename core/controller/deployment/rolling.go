@@ -158,15 +158,17 @@ func (s *syncer) reconcileOldReplicaSets(allRSs, oldRSs []*api.ReplicaSet, newRS
 	if maxScaledDown <= 0 {
 		return false, nil
 	}
-	// Kubernetes ignores the errors of both steps here: the pass goes on
-	// to status (and cleanup) as if nothing was scaled, and the next sync
-	// tries again.
+	// Errors of the two scale-downs end this pass's scaling without failing
+	// the sync (rolling.go returns false, nil): the status sync follows and
+	// the next pass tries again.
 	oldRSs, cleaned, err := s.cleanupUnhealthyReplicas(oldRSs, int32(min(maxScaledDown, 1<<31-1)))
 	if err != nil {
+		s.waiting = "no scale-down in this pass: " + err.Error()
 		return false, nil
 	}
 	scaledDown, err := s.scaleDownOldReplicaSetsForRollingUpdate(append(oldRSs, newRS), oldRSs)
 	if err != nil {
+		s.waiting = "no scale-down in this pass: " + err.Error()
 		return false, nil
 	}
 	return cleaned+scaledDown > 0, nil
@@ -180,10 +182,11 @@ func (s *syncer) reconcileOldReplicaSets(allRSs, oldRSs []*api.ReplicaSet, newRS
 // Example: an old RS of 10 with 8 available and maxCleanupCount 1 goes to 9;
 // with 3 it goes to 8 (only 2 are unhealthy).
 //
-// An old RS whose status is stale, with more available replicas than its
-// spec (it was just scaled down), would be "scaled down" to a larger size:
-// Kubernetes refuses that with an error, and so the pass scales down
-// nothing more (errStaleReplicaSetStatus; the RSs before it stay scaled).
+// An old RS whose status is stale, with more available pods than its spec
+// (it was just scaled down and its controller has not caught up), would be
+// "scaled down" to more replicas: that is an error, and the RSs before it
+// keep the sizes this pass gave them. reconcileOldReplicaSets then stops
+// scaling down in this pass.
 func (s *syncer) cleanupUnhealthyReplicas(oldRSs []*api.ReplicaSet, maxCleanupCount int32) ([]*api.ReplicaSet, int32, error) {
 	oldRSs = sortedOldestFirst(oldRSs)
 	var total int32
@@ -196,9 +199,9 @@ func (s *syncer) cleanupUnhealthyReplicas(oldRSs []*api.ReplicaSet, maxCleanupCo
 			continue
 		}
 		down := min(maxCleanupCount-total, spec-rs.Status.AvailableReplicas)
-		if down < 0 {
-			return nil, total, fmt.Errorf("%w: cleaning up unhealthy replicas of %s would scale it from %d to %d",
-				errStaleReplicaSetStatus, rs.Name, spec, spec-down)
+		if next := spec - down; next > spec {
+			return nil, 0, fmt.Errorf("when cleaning up unhealthy replicas, got invalid request to scale down %s/%s %d -> %d",
+				rs.Namespace, rs.Name, spec, next)
 		}
 		_, updated, err := s.scaleReplicaSetAndRecordEvent(rs, spec-down)
 		if err != nil {
@@ -244,7 +247,3 @@ func (s *syncer) scaleDownOldReplicaSetsForRollingUpdate(allRSs, oldRSs []*api.R
 
 // errNoNewRS is returned when a rollout pass has no new ReplicaSet to work with.
 var errNoNewRS = errors.New("no new replica set")
-
-// errStaleReplicaSetStatus is returned when an old ReplicaSet reports more
-// available replicas than its spec asks for.
-var errStaleReplicaSetStatus = errors.New("replica set status is stale")

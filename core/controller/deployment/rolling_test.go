@@ -131,6 +131,62 @@ func TestCleanupUnhealthyReplicas(t *testing.T) {
 	})
 }
 
+func TestCleanupUnhealthyReplicasStaleStatus(t *testing.T) {
+	t.Parallel()
+	// rolling.go cleanupUnhealthyReplicas: an old RS whose status says more
+	// available pods than its spec gives newReplicasCount > spec, an error;
+	// reconcileOldReplicaSets returns (false, nil) on it, so the pass scales
+	// nothing more down and the sync does not fail.
+	t.Run("one stale old RS", func(t *testing.T) {
+		t.Parallel()
+		f := newFixture(t)
+		d := f.deployment(10, rolling("2", "2"))
+		oldRS := f.rs(d, rsSpec{name: "foo-old", image: "foo:1", replicas: 6, status: 8, available: 8})
+		newRS := f.rs(d, rsSpec{name: "foo-new", replicas: 6, status: 6, available: 6})
+		s := f.syncer("foo")
+		_, n, err := s.cleanupUnhealthyReplicas([]*api.ReplicaSet{oldRS}, 3)
+		require.EqualError(t, err, "when cleaning up unhealthy replicas, got invalid request to scale down default/foo-old 6 -> 8")
+		assert.Zero(t, n)
+
+		scaled, err := s.reconcileOldReplicaSets([]*api.ReplicaSet{oldRS, newRS}, []*api.ReplicaSet{oldRS}, newRS)
+		require.NoError(t, err)
+		assert.False(t, scaled)
+		assert.Equal(t, int32(6), specOf(f.getRS("foo-old")), "not scaled down, although 14 available > 8")
+		assert.Equal(t, "no scale-down in this pass: when cleaning up unhealthy replicas, got invalid request to scale down default/foo-old 6 -> 8", s.waiting)
+		assert.Empty(t, s.actions)
+	})
+	t.Run("an older unhealthy RS keeps its cleanup", func(t *testing.T) {
+		t.Parallel()
+		f := newFixture(t)
+		d := f.deployment(10, rolling("2", "2"))
+		older := f.rs(d, rsSpec{name: "foo-older", image: "foo:0", replicas: 4, status: 4, available: 2})
+		f.advance(1)
+		stale := f.rs(d, rsSpec{name: "foo-old", image: "foo:1", replicas: 4, status: 5, available: 5})
+		newRS := f.rs(d, rsSpec{name: "foo-new", replicas: 4, status: 4, available: 4})
+		s := f.syncer("foo")
+		scaled, err := s.reconcileOldReplicaSets([]*api.ReplicaSet{older, stale, newRS}, []*api.ReplicaSet{older, stale}, newRS)
+		require.NoError(t, err)
+		assert.False(t, scaled, "the pass reports no scale-down")
+		assert.Equal(t, int32(2), specOf(f.getRS("foo-older")), "its 2 unhealthy replicas went before the error")
+		assert.Equal(t, int32(4), specOf(f.getRS("foo-old")))
+		assert.Equal(t, []string{"scale down replica set foo-older from 4 to 2"}, s.actions)
+	})
+	t.Run("the sync goes on to the status", func(t *testing.T) {
+		t.Parallel()
+		f := newFixture(t)
+		d := f.deployment(10, rolling("2", "2"))
+		f.rs(d, rsSpec{name: "foo-old", image: "foo:1", replicas: 6, status: 8, available: 8})
+		f.rs(d, rsSpec{name: "foo-new", replicas: 6, status: 6, available: 6})
+		c := New()
+		ctx := f.context()
+		c.Sync(ctx)
+		rec := ctx.Log.Records[0]
+		assert.Nil(t, rec.Queue, "not a failed sync")
+		assert.Equal(t, int32(6), specOf(f.getRS("foo-old")))
+		assert.Equal(t, int32(14), f.getD("foo").Status.AvailableReplicas, "status synced")
+	})
+}
+
 func TestCleanupUnhealthyReplicasStopsAtAStaleStatus(t *testing.T) {
 	t.Parallel()
 	// An old RS just scaled from 5 to 3 whose status still says 5 available
@@ -149,8 +205,8 @@ func TestCleanupUnhealthyReplicasStopsAtAStaleStatus(t *testing.T) {
 	s := f.syncer("foo")
 
 	_, n, err := s.cleanupUnhealthyReplicas(old, 10)
-	require.ErrorIs(t, err, errStaleReplicaSetStatus)
-	assert.Equal(t, int32(2), n, "the older RS before it was cleaned up")
+	require.EqualError(t, err, "when cleaning up unhealthy replicas, got invalid request to scale down default/stale 3 -> 5")
+	assert.Zero(t, n, "as upstream, an error returns no count")
 	assert.Equal(t, int32(1), specOf(f.getRS("older")))
 	assert.Equal(t, int32(3), specOf(f.getRS("stale")))
 

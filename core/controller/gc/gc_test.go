@@ -136,7 +136,7 @@ func TestAFailedStripIsRecorded(t *testing.T) {
 	require.NoError(t, err)
 
 	ctx := simtest.Pass{Context: &controller.Context{Store: s, Log: &controller.SyncLog{}}}
-	collect(ctx.Context, stale, api.KindReplicaSet, "replica set")
+	(&graph{store: s}).attemptToDelete(ctx.Context, stale, api.KindReplicaSet)
 
 	assert.Equal(t, []string{"replicaset/shared: remove the dangling owner references of replica set shared: " +
 		`Operation cannot be fulfilled on replicasets.apps "shared": the object has been modified; please apply your changes to the latest version and try again`},

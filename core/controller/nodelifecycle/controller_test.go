@@ -140,10 +140,15 @@ func TestLostNodeTimeline(t *testing.T) {
 		wantUnknown int // first second with Ready=Unknown
 		wantEvicted int
 	}{
-		{name: "defaults: grace 50s, tolerationSeconds 300", diesAt: 5, wantUnknown: 50, wantEvicted: 350},
-		{name: "the last heartbeat counts, not the death", diesAt: 15, wantUnknown: 60, wantEvicted: 360},
+		// Checks every 5s from 0s. The heartbeat of 0s was seen at the check
+		// of 0s: at 50s exactly the grace period has passed, which is not
+		// more than it; the check of 55s marks the node.
+		{name: "defaults: grace 50s, tolerationSeconds 300", diesAt: 5, wantUnknown: 55, wantEvicted: 355},
+		// The last heartbeat (10s) is seen at the check of 15s: 15+50 < 70.
+		{name: "the last observed heartbeat counts, not the death", diesAt: 15, wantUnknown: 70, wantEvicted: 370},
 		{name: "custom timings: grace 20s, tolerationSeconds 60", opts: Options{NodeMonitorGracePeriod: 20 * time.Second, PodEvictionTimeout: time.Minute},
-			toleration: 60, diesAt: 5, wantUnknown: 20, wantEvicted: 80},
+			toleration: 60, diesAt: 5, wantUnknown: 25, wantEvicted: 85},
+		{name: "checks every second", opts: Options{NodeMonitorPeriod: time.Second}, diesAt: 5, wantUnknown: 51, wantEvicted: 351},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -204,10 +209,15 @@ func TestRecoveryRemovesTaints(t *testing.T) {
 	h.kubelets() // the kubelet comes back and posts Ready
 	simtest.Advance(h.s, time.Second)
 	h.sync()
+	assert.Equal(t, []string{"node.kubernetes.io/unreachable:NoExecute@55"}, taintStrings(h.node("node-2")),
+		"the NoSchedule taint follows the condition at once; the NoExecute one waits for the next check")
+	assert.Equal(t, "remove taint node.kubernetes.io/unreachable:NoSchedule", h.record("node-2").Action)
+	h.runTo(64)
+	assert.Len(t, h.node("node-2").Spec.Taints, 1)
+	h.runTo(65)
 	assert.Empty(t, h.node("node-2").Spec.Taints)
 	assert.Equal(t, []string{"taint-eviction-controller Normal TaintManagerEviction pod/web-a: Cancelling deletion of Pod default/web-a"}, h.events())
-	assert.Equal(t, "remove taint node.kubernetes.io/unreachable:NoSchedule; remove taint node.kubernetes.io/unreachable:NoExecute; cancel the eviction of 1 pod",
-		h.record("node-2").Action)
+	assert.Equal(t, "remove taint node.kubernetes.io/unreachable:NoExecute; cancel the eviction of 1 pod", h.record("node-2").Action)
 	h.sync()
 	assert.Zero(t, h.writes, "idempotent once recovered")
 }
@@ -292,7 +302,7 @@ func TestDisruption(t *testing.T) {
 			h.runTo(60)
 			n := h.node("node-1")
 			assert.Equal(t, api.ConditionUnknown, api.GetNodeCondition(&n.Status, api.NodeReady).Status)
-			assert.Contains(t, taintStrings(n), "node.kubernetes.io/unreachable:NoSchedule@50", "NoSchedule taints are not rate limited")
+			assert.Contains(t, taintStrings(n), "node.kubernetes.io/unreachable:NoSchedule@56", "NoSchedule taints are not rate limited (first check at 1s: probe 1s, Unknown at 56s)")
 			assert.Equal(t, tc.wantNoExecute, hasTaint(n.Spec.Taints, api.TaintNodeUnreachable, api.TaintEffectNoExecute))
 			if tc.wantWaiting != "" {
 				assert.Equal(t, tc.wantWaiting, h.record("node-1").Waiting)
@@ -327,25 +337,45 @@ func TestNotReadyNode(t *testing.T) {
 		LastHeartbeatTime: api.NewTime(at(0)), LastTransitionTime: api.NewTime(at(0))}}
 	_, err := h.s.UpdateStatus(&x)
 	require.NoError(t, err)
-	h.runTo(1)
+	h.runTo(1) // the first check
 	assert.Equal(t, []string{"node.kubernetes.io/not-ready:NoSchedule@1", "node.kubernetes.io/not-ready:NoExecute@1"}, taintStrings(h.node("node-1")))
-	assert.False(t, api.IsPodReady(h.pod("web-a")), "pods of a NotReady node are not ready either")
-	h.runTo(50)
-	assert.Equal(t, []string{"node.kubernetes.io/unreachable:NoSchedule@50", "node.kubernetes.io/unreachable:NoExecute@1"},
+	assert.True(t, api.IsPodReady(h.pod("web-a")), "no check saw the node leave Ready: its pods are its kubelet's business")
+	h.runTo(51)
+	assert.Equal(t, api.ConditionFalse, api.GetNodeCondition(&h.node("node-1").Status, api.NodeReady).Status,
+		"the heartbeat was first seen at 1s: 51s is not more than 50s later")
+	h.runTo(56)
+	assert.Equal(t, []string{"node.kubernetes.io/unreachable:NoSchedule@56", "node.kubernetes.io/unreachable:NoExecute@1"},
 		taintStrings(h.node("node-1")), "the NoExecute taint is swapped when the kubelet goes silent, keeping its time")
 	assert.Nil(t, h.pod("web-a").DeletionTimestamp)
 	h.runTo(301)
 	assert.NotNil(t, h.pod("web-a").DeletionTimestamp, "300s after the first NoExecute taint")
 }
 
+func TestPodBoundToANotReadyNode(t *testing.T) {
+	t.Parallel()
+	// processPod: a pod that arrives on a node the last check saw not ready
+	// is marked not ready at once; pods that were there before are not.
+	h := newHarness(t, Options{}, 0, "node-1", "node-2")
+	h.sync()
+	h.alive["node-2"] = false
+	h.runTo(55)
+	require.Equal(t, api.ConditionUnknown, api.GetNodeCondition(&h.node("node-2").Status, api.NodeReady).Status)
+	h.runTo(57)
+	p := h.addPod("late", "node-2", api.Toleration{Key: api.TaintNodeUnreachable, Operator: "Exists"})
+	require.True(t, api.IsPodReady(p))
+	h.runTo(58)
+	assert.False(t, api.IsPodReady(h.pod("late")))
+	assert.Equal(t, []string{"node-controller Warning NodeNotReady pod/late: Node is not ready"}, h.events())
+}
+
 func TestNodeThatNeverPostedStatus(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, Options{}, 0)
 	simtest.MustCreate(t, h.s, &api.Node{ObjectMeta: api.ObjectMeta{Name: "bare"}})
-	h.runTo(59)
-	assert.Empty(t, h.node("bare").Status.Conditions)
-	assert.Equal(t, "no status posted yet, created 59s ago", h.record("bare").Observed)
 	h.runTo(60)
+	assert.Empty(t, h.node("bare").Status.Conditions, "checks at 1s, 6s, ..., 56s; 60s is no check")
+	assert.Equal(t, "no status posted yet, created 1m0s ago", h.record("bare").Observed)
+	h.runTo(61)
 	n := h.node("bare")
 	require.Len(t, n.Status.Conditions, 4)
 	for _, c := range n.Status.Conditions {
@@ -366,13 +396,15 @@ func TestRecords(t *testing.T) {
 		h.record("node-1"))
 	h.alive["node-2"] = false
 	h.runTo(30)
-	assert.Equal(t, "no heartbeat for 30s: NotReady in 20s, pods evicted 5m0s later", h.record("node-2").Waiting)
+	assert.Equal(t, "no heartbeat for 30s: NotReady in 25s, pods evicted 5m0s later", h.record("node-2").Waiting)
 	h.runTo(50)
-	assert.Equal(t, "mark Ready Unknown: no heartbeat for 50s; add taint node.kubernetes.io/unreachable:NoSchedule; add taint node.kubernetes.io/unreachable:NoExecute",
+	assert.Equal(t, "no heartbeat for 50s: NotReady in 5s, pods evicted 5m0s later", h.record("node-2").Waiting)
+	h.runTo(55)
+	assert.Equal(t, "mark Ready Unknown: no heartbeat for 55s; add taint node.kubernetes.io/unreachable:NoSchedule; add taint node.kubernetes.io/unreachable:NoExecute",
 		h.record("node-2").Action)
-	h.runTo(51)
-	assert.Equal(t, controller.SyncRecord{Controller: "node-controller", Object: "node/node-2", Observed: "NotReady (Ready=Unknown), last heartbeat 51s ago",
-		Waiting: "waiting for the kubelet of node-2 (no heartbeat for 51s)"}, h.record("node-2"))
+	h.runTo(56)
+	assert.Equal(t, controller.SyncRecord{Controller: "node-controller", Object: "node/node-2", Observed: "NotReady (Ready=Unknown), last heartbeat 56s ago",
+		Waiting: "waiting for the kubelet of node-2 (no heartbeat for 56s)"}, h.record("node-2"))
 }
 
 func TestIdempotent(t *testing.T) {
@@ -389,7 +421,10 @@ func TestIdempotent(t *testing.T) {
 		assert.Empty(t, h.last)
 		h.kubelets()
 	}
-	assert.Same(t, h.c, h.c.Clone())
+	clone := h.c.Clone().(*Controller)
+	assert.Equal(t, h.c.health, clone.health)
+	clone.health["node-1"] = nodeHealth{}
+	assert.NotEqual(t, h.c.health["node-1"], clone.health["node-1"], "the clone's node health is its own")
 	assert.Equal(t, Component, h.c.Name())
 }
 

@@ -203,19 +203,33 @@ func (c *Controller) record(ctx *controller.Context, w *nodeWork, now time.Time)
 	switch {
 	case len(w.actions) > 0:
 		r.Action = join(w.actions)
-	case w.blocked != "":
-		r.Waiting = w.blocked
+	case w.health.blocked != "" && w.ready != api.ConditionTrue:
+		r.Waiting = w.health.blocked
 	case w.evictions > 0:
 		r.Waiting = "pods on " + n.Name + " evicted in " + w.evictAt.Sub(now).String()
 	case w.ready != api.ConditionTrue:
 		r.Waiting = "waiting for the kubelet of " + n.Name + " (no heartbeat for " + w.age.String() + ")"
 	case w.age > heartbeatPeriod:
-		r.Waiting = "no heartbeat for " + w.age.String() + ": NotReady in " + (w.grace - w.age).String() +
+		r.Waiting = "no heartbeat for " + w.age.String() + ": NotReady in " + c.unknownAt(w, now).Sub(now).String() +
 			", pods evicted " + c.eviction.String() + " later"
 	default:
 		r.InSync = true
 	}
 	ctx.Record(r)
+}
+
+// unknownAt is when a check will mark the node Unknown if no heartbeat comes:
+// the first check strictly after its probe time plus the grace period.
+func (c *Controller) unknownAt(w *nodeWork, now time.Time) time.Time {
+	limit := w.health.probe.Add(w.grace)
+	next := c.lastCheck
+	if !next.After(now) && !(w.check && next.Equal(now)) {
+		next = now
+	}
+	for !next.After(limit) {
+		next = next.Add(c.period)
+	}
+	return next
 }
 
 func join(as []string) string {

@@ -106,12 +106,15 @@ func zoneKey(n *api.Node) string {
 	return region + ":\x00:" + zone
 }
 
-// updateTaints is doNoScheduleTaintingPass and the NoExecute tainting: a
-// NoSchedule taint for every condition that calls for one and for cordon;
+// updateTaints is doNoScheduleTaintingPass, every second: a NoSchedule
+// taint for every condition that calls for one and for cordon; and at a
+// check, processTaintBaseEviction with the NoExecute tainting:
 // unreachable:NoExecute for a Ready=Unknown node, not-ready:NoExecute for
-// Ready=False, neither for a Ready node. New taints get timeAdded now.
-// When every zone is fully disrupted the NoExecute taints come off all
-// nodes; in a partially disrupted small zone none is added.
+// Ready=False (the one swapped for the other at once), neither for a Ready
+// node (markNodeAsReachable). New taints get timeAdded now. When every zone
+// is fully disrupted the NoExecute taints come off all nodes; in a
+// partially disrupted small zone none is added. Between checks the
+// NoExecute taints stay as they are.
 func (c *Controller) updateTaints(ctx *controller.Context, w *nodeWork, full bool, partial map[string]bool, now time.Time) {
 	n := w.node
 	var want []api.Taint
@@ -124,23 +127,26 @@ func (c *Controller) updateTaints(ctx *controller.Context, w *nodeWork, full boo
 		want = append(want, api.Taint{Key: api.TaintNodeUnschedulable, Effect: api.TaintEffectNoSchedule})
 	}
 	noExec := ""
-	switch w.ready {
-	case api.ConditionFalse:
-		noExec = api.TaintNodeNotReady
-	case api.ConditionUnknown:
-		noExec = api.TaintNodeUnreachable
-	}
-	switch {
-	case noExec == "":
-	case full:
-		w.blocked = "all nodes not ready: evictions stopped (full disruption)"
-		noExec = ""
-	case partial[zoneKey(n)] && !hasTaint(n.Spec.Taints, noExec, api.TaintEffectNoExecute) && !hasOppositeNoExecute(n, noExec):
-		w.blocked = "zone partially disrupted: not tainting " + n.Name + " NoExecute"
-		noExec = ""
-	}
-	if noExec != "" {
-		want = append(want, api.Taint{Key: noExec, Effect: api.TaintEffectNoExecute})
+	if w.check {
+		switch w.ready {
+		case api.ConditionFalse:
+			noExec = api.TaintNodeNotReady
+		case api.ConditionUnknown:
+			noExec = api.TaintNodeUnreachable
+		}
+		switch {
+		case noExec == "":
+		case full:
+			w.health.blocked = "all nodes not ready: evictions stopped (full disruption)"
+			noExec = ""
+		case partial[zoneKey(n)] && !hasTaint(n.Spec.Taints, noExec, api.TaintEffectNoExecute) && !hasOppositeNoExecute(n, noExec):
+			w.health.blocked = "zone partially disrupted: not tainting " + n.Name + " NoExecute"
+			noExec = ""
+		}
+		c.health[n.Name] = w.health
+		if noExec != "" {
+			want = append(want, api.Taint{Key: noExec, Effect: api.TaintEffectNoExecute})
+		}
 	}
 
 	var next []api.Taint
@@ -150,7 +156,7 @@ func (c *Controller) updateTaints(ctx *controller.Context, w *nodeWork, full boo
 		switch {
 		case t.Effect == api.TaintEffectNoSchedule && managedNoSchedule(t.Key):
 			keep = hasTaint(want, t.Key, t.Effect)
-		case t.Effect == api.TaintEffectNoExecute && (t.Key == api.TaintNodeNotReady || t.Key == api.TaintNodeUnreachable):
+		case w.check && t.Effect == api.TaintEffectNoExecute && (t.Key == api.TaintNodeNotReady || t.Key == api.TaintNodeUnreachable):
 			keep = t.Key == noExec
 		}
 		if keep {

@@ -6,6 +6,7 @@ import (
 
 	"converge/core/api"
 	"converge/core/controller"
+	"converge/core/controller/workqueue"
 	"converge/core/labels"
 	"converge/core/store"
 )
@@ -25,6 +26,11 @@ type rsState struct {
 	release []*api.Pod
 	// memo caches the label checks of the last labels map seen (see labelsOf).
 	memo labelMemo
+	// track is set for a ReplicaSet whose last sync failed: the pass folds
+	// the pods it controls into watched, which tells the work queue whether
+	// any of them changed.
+	track   bool
+	watched workqueue.Watched
 }
 
 // labelMemo remembers, within one sync, the selector and template checks of
@@ -63,6 +69,7 @@ type orphan struct {
 
 func (st *rsState) init(rs *api.ReplicaSet) {
 	st.rs, st.uid = rs, rs.UID
+	st.watched.Add(&rs.ObjectMeta)
 	st.sel, st.selErr = labels.FromLabelSelector(rs.Spec.Selector)
 	if st.selErr == nil && !selectorIsSet(rs.Spec.Selector, rs.Spec.Template.Labels) {
 		st.template = rs.Spec.Template.Labels
@@ -103,7 +110,11 @@ func observePods(s *store.Store, states []rsState, now time.Time) []orphan {
 			lastUID, lastIdx = ref.UID, indexOf(states, ref.UID)
 		}
 		if lastIdx >= 0 {
-			states[lastIdx].observe(p, now)
+			st := &states[lastIdx]
+			st.observe(p, now)
+			if st.track {
+				st.watched.Add(&p.ObjectMeta)
+			}
 		}
 		return true
 	})

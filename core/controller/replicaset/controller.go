@@ -1,8 +1,12 @@
 package replicaset
 
 import (
+	"strings"
+
 	"converge/core/api"
 	"converge/core/controller"
+	"converge/core/controller/workqueue"
+	"converge/core/store"
 )
 
 // Component name, limits and event reasons, as in kube-controller-manager.
@@ -21,50 +25,103 @@ const (
 	FailedDeleteReason     = "FailedDelete"
 )
 
-// Controller is the ReplicaSet controller. It keeps no state.
-type Controller struct{}
+// Controller is the ReplicaSet controller. Its only state is its work
+// queue, which remembers the ReplicaSets whose last sync failed (see
+// core/controller/workqueue).
+type Controller struct {
+	queue *workqueue.Queue
+}
 
 var _ controller.Controller = (*Controller)(nil)
 
-// New returns the ReplicaSet controller.
-func New() *Controller { return &Controller{} }
+// New returns the ReplicaSet controller. Unlike the Deployment controller it
+// never drops a failing key (replica_set.go's processNextWorkItem requeues
+// every failure with AddRateLimited): the back-off grows to 1000s and stays.
+func New() *Controller { return &Controller{queue: workqueue.New(0)} }
 
 // Name implements controller.Controller.
 func (c *Controller) Name() string { return Component }
 
-// Clone implements controller.Controller; the controller has no state.
-func (c *Controller) Clone() controller.Controller { return c }
+// Clone implements controller.Controller: a copy with its own work queue.
+func (c *Controller) Clone() controller.Controller { return &Controller{queue: c.queue.Clone()} }
 
 // Sync compares, for every ReplicaSet in creation order, the pods it
 // controls with spec.replicas and converges the two: it claims pods,
 // creates or deletes pods, and writes status when it changed. One pass over
-// the pods serves all ReplicaSets.
+// the pods serves all ReplicaSets. A ReplicaSet whose sync failed (a pod it
+// could not create or delete, a status it could not write) is requeued with
+// the work queue's back-off, and synced again when that expires or when it
+// or one of its pods changes.
 func (c *Controller) Sync(ctx *controller.Context) {
 	rss := ctx.Store.ReplicaSets()
 	if len(rss) == 0 {
+		c.queue.Prune(func(string) bool { return false })
 		return
 	}
 	now := ctx.Now()
 	states := make([]rsState, len(rss))
 	for i, rs := range rss {
 		states[i].init(rs)
+		states[i].track = c.queue.Len() > 0 && c.queue.Has(keyOf(rs))
 	}
 	orphans := observePods(ctx.Store, states, now)
 	for i := range states {
-		syncReplicaSet(ctx, states, i, orphans)
+		st := &states[i]
+		key := keyOf(st.rs)
+		if st.track && !c.queue.Due(key, now, st.watched) {
+			ctx.Record(c.queue.Waiting(key, now))
+			continue
+		}
+		rec, err := syncReplicaSet(ctx, states, i, orphans)
+		switch {
+		case err != nil:
+			rec = c.queue.Failed(key, now, watchedAfter(ctx.Store, st.rs), rec)
+		case st.track:
+			c.queue.Forget(key)
+		}
+		ctx.Record(rec)
+	}
+	if c.queue.Len() > 0 {
+		c.queue.Prune(func(key string) bool {
+			ns, name, _ := strings.Cut(key, "/")
+			_, err := ctx.Store.GetReplicaSet(ns, name)
+			return err == nil
+		})
 	}
 }
 
+func keyOf(rs *api.ReplicaSet) string { return rs.Namespace + "/" + rs.Name }
+
+// watchedAfter is what the informers would wake a ReplicaSet's key for, read
+// after its sync: the ReplicaSet and the pods it controls (addPod,
+// updatePod, deletePod; orphans that it might adopt are left out).
+func watchedAfter(s *store.Store, rs *api.ReplicaSet) workqueue.Watched {
+	var w workqueue.Watched
+	if cur, err := s.GetReplicaSet(rs.Namespace, rs.Name); err == nil {
+		rs = cur
+	}
+	w.Add(&rs.ObjectMeta)
+	s.EachPod(func(p *api.Pod) bool {
+		if api.IsControlledBy(&p.ObjectMeta, rs.UID) {
+			w.Add(&p.ObjectMeta)
+		}
+		return true
+	})
+	return w
+}
+
 // syncReplicaSet is one ReplicaSet's share of the sync: claim, manage,
-// status, record.
-func syncReplicaSet(ctx *controller.Context, states []rsState, i int, orphans []orphan) {
+// status, and the record of what it did. Its error is manageReplicas' (or
+// the status update's): the sync failed and the key backs off.
+func syncReplicaSet(ctx *controller.Context, states []rsState, i int, orphans []orphan) (controller.SyncRecord, error) {
 	st := &states[i]
 	rs := st.rs
 	ref := "replicaset/" + rs.Name
 	if st.selErr != nil {
-		ctx.Record(controller.SyncRecord{Controller: Component, Object: ref,
-			Waiting: "invalid selector: " + st.selErr.Error()})
-		return
+		// Validation keeps invalid selectors out of the store; upstream
+		// returns nil here too (the key is not requeued).
+		return controller.SyncRecord{Controller: Component, Object: ref,
+			Waiting: "invalid selector: " + st.selErr.Error()}, nil
 	}
 	now := ctx.Now()
 	var actions []string
@@ -80,13 +137,17 @@ func syncReplicaSet(ctx *controller.Context, states []rsState, i int, orphans []
 	if res.action != "" {
 		actions = append(actions, res.action)
 	}
+	err := res.err
 	next := calculateStatus(rs, observed, res, now)
 	if statusChanged(rs, next) {
 		x := *rs
 		x.Status = next
 		x.Status.ObservedGeneration = rs.Generation
-		if _, err := ctx.Store.UpdateStatus(&x); err != nil && res.waiting == "" {
-			res.waiting = "status update: " + err.Error()
+		if _, uerr := ctx.Store.UpdateStatus(&x); uerr != nil {
+			if res.waiting == "" {
+				res.waiting = "status update: " + uerr.Error()
+			}
+			err = uerr
 		}
 	}
 	rec := controller.SyncRecord{Controller: Component, Object: ref,
@@ -99,5 +160,5 @@ func syncReplicaSet(ctx *controller.Context, states []rsState, i int, orphans []
 	default:
 		rec.InSync = true
 	}
-	ctx.Record(rec)
+	return rec, err
 }

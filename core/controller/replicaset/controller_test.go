@@ -17,7 +17,9 @@ func TestNameAndClone(t *testing.T) {
 	t.Parallel()
 	c := New()
 	assert.Equal(t, "replicaset-controller", c.Name())
-	assert.Same(t, c, c.Clone())
+	clone, ok := c.Clone().(*Controller)
+	require.True(t, ok)
+	assert.NotSame(t, c.queue, clone.queue, "the clone has its own work queue")
 }
 
 func TestSyncWithoutReplicaSetsDoesNothing(t *testing.T) {
@@ -127,9 +129,9 @@ func TestInvalidSelectorIsReported(t *testing.T) {
 	states := []rsState{newState(rs)}
 	ctx := simtest.Pass{Context: &controller.Context{Store: s, Log: &controller.SyncLog{}}}
 	rv := s.ResourceVersion()
-	syncReplicaSet(ctx.Context, states, 0, nil)
+	rec, err := syncReplicaSet(ctx.Context, states, 0, nil)
+	require.NoError(t, err, "not requeued, as upstream")
 	assert.Equal(t, rv, s.ResourceVersion())
-	rec := ctx.RecordFor(t, "replicaset/web")
 	assert.Equal(t, `invalid selector: "Near" is not a valid label selector operator`, rec.Waiting)
 }
 

@@ -3,7 +3,6 @@ package replicaset
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"converge/core/api"
 	"converge/core/controller"
@@ -16,9 +15,6 @@ type manageResult struct {
 	action  string
 	waiting string
 	err     error
-	// retryLater is set when an earlier create failed in this same second:
-	// nothing was tried and the ReplicaFailure condition stays as it is.
-	retryLater bool
 }
 
 // manageReplicas is the controller's manageReplicas: diff = active pods −
@@ -35,13 +31,6 @@ func manageReplicas(ctx *controller.Context, states []rsState, i int) manageResu
 	diff := int(st.counts.active) - int(api.Deref(rs.Spec.Replicas, 1))
 	switch {
 	case diff < 0:
-		if failedThisSecond(ctx, rs) {
-			msg := "retrying pod creation next second"
-			if c := replicaFailure(&rs.Status); c != nil {
-				msg = c.Message
-			}
-			return manageResult{waiting: msg, retryLater: true}
-		}
 		return createPods(ctx, rs, min(-diff, BurstReplicas))
 	case diff > 0:
 		return deletePods(ctx, states, i, min(diff, BurstReplicas))
@@ -218,21 +207,4 @@ func rankCandidates(s *store.Store, states []rsState, i int) []rankedPod {
 		out[k] = newRankedPod(p, onNode[p.Spec.NodeName])
 	}
 	return out
-}
-
-// failedThisSecond reports whether a create of this ReplicaSet already failed
-// in the current tick (an earlier control-plane round): the retry waits for
-// the next second, as the work queue would back off.
-func failedThisSecond(ctx *controller.Context, rs *api.ReplicaSet) bool {
-	c := replicaFailure(&rs.Status)
-	if c == nil || c.Reason != FailedCreateReason {
-		return false
-	}
-	for _, e := range ctx.Emitted {
-		if e.Reason == FailedCreateReason && e.Source == Component &&
-			strings.HasPrefix(e.Object, "replicaset/") && e.Object[len("replicaset/"):] == rs.Name {
-			return true
-		}
-	}
-	return false
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"converge/core/api"
+	"converge/core/controller"
 	"converge/core/simtest"
 	"converge/core/store"
 )
@@ -119,7 +120,8 @@ func TestBurstReplicasCapsDeletesPerSync(t *testing.T) {
 	require.NoError(t, err)
 	ctx := simtest.Sync(s, New())
 	assert.Len(t, activePodsOf(s, rs), 100)
-	assert.Len(t, ctx.Events(SuccessfulDeleteReason), BurstReplicas)
+	assert.True(t, strings.HasPrefix(ctx.RecordFor(t, "replicaset/big").Action, "delete 500 pods: "))
+	assert.Empty(t, ctx.Events(SuccessfulDeleteReason), "the recorder's spam filter: the 600 creates used up the burst of 25")
 	simtest.Sync(s, New())
 	assert.Empty(t, activePodsOf(s, rs))
 }
@@ -139,10 +141,11 @@ func TestCreateFailureStopsSlowStartAndSetsReplicaFailure(t *testing.T) {
 	s := simtest.NewStore()
 	fillers := fillStore(t, s, store.MaxPods-5)
 	rs := simtest.MustCreate(t, s, simtest.NewReplicaSet("web", 10, "nginx:1.25"))
+	c := New()
 
 	// Batches 1 and 2 succeed; in the batch of 4 two succeed and two fail,
 	// so the last batch (3) is skipped.
-	ctx := simtest.Sync(s, New())
+	ctx := simtest.Sync(s, c)
 	require.Len(t, podsOf(s, rs), 5)
 	failed := ctx.Events(FailedCreateReason)
 	require.Len(t, failed, 2)
@@ -152,46 +155,80 @@ func TestCreateFailureStopsSlowStartAndSetsReplicaFailure(t *testing.T) {
 	rec := ctx.RecordFor(t, "replicaset/web")
 	assert.Contains(t, rec.Action, "create 5 pods: ")
 	assert.Contains(t, rec.Action, "; 5 not created: pods \"web-")
+	assert.True(t, strings.HasSuffix(rec.Action, " (retry 1 in 5ms)"), rec.Action)
+	assert.Equal(t, &controller.QueueRecord{Requeues: 1, Backoff: "5ms"}, rec.Queue)
 
 	got := simtest.GetReplicaSet(t, s, "web")
-	c := replicaFailure(&got.Status)
-	require.NotNil(t, c)
-	assert.Equal(t, api.ReplicaSetReplicaFailure, c.Type)
-	assert.Equal(t, api.ConditionTrue, c.Status)
-	assert.Equal(t, FailedCreateReason, c.Reason)
-	assert.Equal(t, strings.TrimPrefix(failed[0].Message, "Error creating: "), c.Message)
-	assert.Equal(t, s.Now(), c.LastTransitionTime)
+	cond := replicaFailure(&got.Status)
+	require.NotNil(t, cond)
+	assert.Equal(t, api.ReplicaSetReplicaFailure, cond.Type)
+	assert.Equal(t, api.ConditionTrue, cond.Status)
+	assert.Equal(t, FailedCreateReason, cond.Reason)
+	assert.Equal(t, strings.TrimPrefix(failed[0].Message, "Error creating: "), cond.Message)
+	assert.Equal(t, s.Now(), cond.LastTransitionTime)
 
-	// A later round of the same second does not retry: it only writes the
-	// status that counts the 5 new pods, and then nothing at all.
-	ctx.Log.Records = nil
-	New().Sync(ctx.Context)
-	assert.Len(t, ctx.Events(FailedCreateReason), 2)
-	assert.Equal(t, int32(5), simtest.GetReplicaSet(t, s, "web").Status.Replicas)
+	// A later round of the same second does not retry: the key backs off,
+	// and nothing it watches changed since the failed sync.
 	rv := s.ResourceVersion()
 	ctx.Log.Records = nil
-	New().Sync(ctx.Context)
+	c.Sync(ctx.Context)
+	assert.Len(t, ctx.Events(FailedCreateReason), 2)
 	assert.Equal(t, rv, s.ResourceVersion())
 	rec = ctx.RecordFor(t, "replicaset/web")
-	assert.Equal(t, c.Message, rec.Waiting)
-	assert.Equal(t, "5 pods (0 ready, 0 available)", rec.Observed)
+	assert.Equal(t, "backing off after an error: retry 1 in 5ms", rec.Waiting)
+	assert.Contains(t, rec.Observed, "0 pods", "what the failed sync saw (its status counts the pods of the next sync)")
 
 	// The next second retries, fails again without changing the condition.
 	simtest.Advance(s, time.Second)
-	ctx = simtest.Sync(s, New())
+	ctx = simtest.Sync(s, c)
 	require.Len(t, ctx.Events(FailedCreateReason), 1)
 	rec = ctx.RecordFor(t, "replicaset/web")
 	assert.True(t, strings.HasPrefix(rec.Waiting, `pods "web-`), rec.Waiting)
-	assert.Equal(t, *c, *replicaFailure(&simtest.GetReplicaSet(t, s, "web").Status))
+	assert.True(t, strings.HasSuffix(rec.Waiting, " (retry 2 in 10ms)"), rec.Waiting)
+	assert.Equal(t, int32(5), simtest.GetReplicaSet(t, s, "web").Status.Replicas)
+	assert.Equal(t, *cond, *replicaFailure(&simtest.GetReplicaSet(t, s, "web").Status))
 
-	// Room again: the missing pods are created and the condition goes away.
+	// Room again: deleting pods of others is no event for this ReplicaSet,
+	// so it waits for its retry (the next second); then the missing pods
+	// are created, the condition goes away and the key is forgotten.
 	for _, p := range fillers[:5] {
 		require.NoError(t, s.Delete(api.KindPod, p.Namespace, p.Name, store.DeleteOptions{}))
 	}
+	ctx = simtest.Sync(s, c)
+	assert.Len(t, podsOf(s, rs), 5, "not yet")
+	assert.Equal(t, "backing off after an error: retry 2 in 10ms", ctx.RecordFor(t, "replicaset/web").Waiting)
 	simtest.Advance(s, time.Second)
-	simtest.Sync(s, New())
+	ctx = simtest.Sync(s, c)
 	assert.Len(t, podsOf(s, rs), 10)
+	assert.Nil(t, ctx.RecordFor(t, "replicaset/web").Queue)
+	assert.False(t, c.queue.Has("default/web"))
+	simtest.Sync(s, c)
 	assert.Nil(t, replicaFailure(&simtest.GetReplicaSet(t, s, "web").Status))
+}
+
+func TestAFailingReplicaSetIsRetriedWhenItsPodsChange(t *testing.T) {
+	t.Parallel()
+	s := simtest.NewStore()
+	fillStore(t, s, store.MaxPods-1)
+	rs := simtest.MustCreate(t, s, simtest.NewReplicaSet("web", 3, "nginx:1.25"))
+	c := New()
+	simtest.Sync(s, c) // creates 1 pod, the batch of 2 fails
+	for i := 0; i < 8; i++ {
+		simtest.Advance(s, time.Second)
+		simtest.Sync(s, c) // retries 1..8 at 1..8s (the 9th waits for 9.28s)
+	}
+	require.Equal(t, 9, c.queue.NumRequeues("default/web"))
+	simtest.Advance(s, time.Second)
+	require.Empty(t, simtest.Sync(s, c).Events(FailedCreateReason), "9s: backing off")
+	// Its pod changes (the kubelet marks it Running): an informer event.
+	p := podsOf(s, rs)[0].DeepCopy()
+	p.Status.Phase = api.PodRunning
+	_, err := s.UpdateStatus(p)
+	require.NoError(t, err)
+	ctx := simtest.Sync(s, c)
+	assert.Len(t, ctx.Events(FailedCreateReason), 1, "synced at once")
+	assert.Equal(t, 10, c.queue.NumRequeues("default/web"))
+	assert.Equal(t, "2.56s", ctx.RecordFor(t, "replicaset/web").Queue.Backoff)
 }
 
 func TestDeletesSurplusInRankOrder(t *testing.T) {

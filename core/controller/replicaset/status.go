@@ -13,13 +13,12 @@ import (
 // DeploymentReplicaSetTerminatingReplicas gate, on by default since 1.35),
 // and the ReplicaFailure condition: added with reason FailedCreate or
 // FailedDelete and the error text when manageReplicas failed and there is
-// none yet, removed when it succeeded, kept when the retry waits.
+// none yet, removed when it succeeded.
 func calculateStatus(rs *api.ReplicaSet, c podCounts, res manageResult, now time.Time) api.ReplicaSetStatus {
 	st := rs.Status
 	st.Conditions = append([]api.ReplicaSetCondition(nil), rs.Status.Conditions...)
 	failure := replicaFailure(&rs.Status)
 	switch {
-	case res.retryLater:
 	case res.err != nil && failure == nil:
 		reason := ""
 		if diff := int(c.active) - int(api.Deref(rs.Spec.Replicas, 1)); diff < 0 {

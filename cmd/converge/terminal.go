@@ -1,0 +1,115 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// Text that reaches the terminal is terminal-safe: a scenario's title, an
+// annotation, a change-cause or an image may carry escape sequences (YAML's
+// "\e[2J"), which would clear the screen, retitle the window or forge
+// output. Every command's standard output and standard error go through a
+// terminalWriter (runWith sets it up), which shows control characters
+// escaped, as kubectl's printers do (cli-runtime's printers.EscapeTerminal
+// writes ESC as ^[ and a carriage return as \r). Only the JSONL trace is
+// written unchanged (env.trace): JSON escapes control characters itself, and
+// its bytes are the page's. docs/cli.md describes the notation.
+
+// escapeTerminal returns s with every control character but newline and tab
+// shown escaped:
+//
+//	ESC                 ^[   (kubectl's)
+//	CR                  \r   (kubectl's), except before a newline
+//	other C0, DEL       ^@ ... ^_, ^?   (caret notation)
+//	C1 (U+0080–U+009F)  \u009b
+//	bytes not UTF-8     \x9b
+func escapeTerminal(s string) string {
+	var b strings.Builder
+	writeEscaped(&b, s)
+	return b.String()
+}
+
+// writeEscaped writes s escaped into b.
+func writeEscaped(b *strings.Builder, s string) {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f || c == '\n' || c == '\t' {
+			b.WriteByte(c)
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(b, `\x%02x`, c)
+		case c == '\r' && i+1 < len(s) && s[i+1] == '\n':
+			b.WriteByte(c)
+		case c == '\r':
+			b.WriteString(`\r`)
+		case c == 0x7f:
+			b.WriteString("^?")
+		case c < 0x20:
+			b.WriteByte('^')
+			b.WriteByte(c + '@')
+		case r >= 0x80 && r <= 0x9f:
+			fmt.Fprintf(b, `\u%04x`, r)
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+}
+
+// terminalWriter escapes what is written through it (escapeTerminal). A
+// Write may end inside a character or right after a carriage return: that
+// tail is held until the next Write, or Flush, decides how it reads.
+type terminalWriter struct {
+	w    io.Writer
+	tail []byte
+}
+
+var _ io.Writer = (*terminalWriter)(nil)
+
+func (t *terminalWriter) Write(p []byte) (int, error) {
+	data := append(t.tail, p...)
+	cut := heldTail(data)
+	t.tail = append([]byte(nil), data[cut:]...)
+	var b strings.Builder
+	writeEscaped(&b, string(data[:cut]))
+	if _, err := io.WriteString(t.w, b.String()); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Flush writes the held tail, escaped as the end of the output.
+func (t *terminalWriter) Flush() error {
+	if len(t.tail) == 0 {
+		return nil
+	}
+	s := escapeTerminal(string(t.tail))
+	t.tail = nil
+	_, err := io.WriteString(t.w, s)
+	return err
+}
+
+// heldTail is where the end of data that may still change meaning starts:
+// a carriage return (a newline may follow) or the start of a character
+// whose bytes are not all there yet.
+func heldTail(data []byte) int {
+	n := len(data)
+	if n > 0 && data[n-1] == '\r' {
+		return n - 1
+	}
+	for i := n - 1; i >= 0 && i >= n-utf8.UTFMax+1; i-- {
+		if utf8.RuneStart(data[i]) {
+			if !utf8.FullRune(data[i:]) {
+				return i
+			}
+			break
+		}
+	}
+	return n
+}

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestEscapeTerminal(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, in, want string
+	}{
+		{"plain text is unchanged", "deployment.apps/web scaled\n\tok", "deployment.apps/web scaled\n\tok"},
+		{"multi-byte characters are kept", "wéb ✓ 🚀", "wéb ✓ 🚀"},
+		// kubectl's own two (cli-runtime's printers.EscapeTerminal).
+		{"ESC as kubectl shows it", "\x1b[31mred\x1b[0m", "^[[31mred^[[0m"},
+		{"a lone carriage return as kubectl shows it", "100%\rdone", `100%\rdone`},
+		{"a carriage return before a newline is a line end", "a\r\nb", "a\r\nb"},
+		{"other C0 controls in caret notation", "bell\a nul\x00 bs\b", "bell^G nul^@ bs^H"},
+		{"DEL", "a\x7fb", "a^?b"},
+		{"C1 controls, such as the 8-bit CSI", "a\u009b31mb\u0085", `a\u009b31mb\u0085`},
+		{"bytes that are not UTF-8", "a\x9b31m\xffb", `a\x9b31m\xffb`},
+		{"an OSC title sequence", "\x1b]0;owned\x07", "^[]0;owned^G"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			assert.Equal(t, tc.want, escapeTerminal(tc.in))
+		})
+	}
+}
+
+// TestTerminalWriterAcrossWrites: a carriage return at the end of one Write
+// and a character split between two are escaped as if written at once.
+func TestTerminalWriterAcrossWrites(t *testing.T) {
+	t.Parallel()
+	var b bytes.Buffer
+	w := &terminalWriter{w: &b}
+	for _, s := range []string{"a\r", "\nb\r", "c é"[:3], "c é"[3:], "\x1b", "[0m\r"} {
+		_, err := w.Write([]byte(s))
+		require.NoError(t, err)
+	}
+	require.NoError(t, w.Flush())
+	assert.Equal(t, "a\r\nb\\rc é^[[0m\\r", b.String())
+}
+
+// escapes is a scenario whose title, change-cause annotation and image
+// carry terminal escape sequences (YAML's double-quoted \e and \a).
+const escapes = `name: esc
+title: "Rolling \e]0;owned\a update"
+duration: 5s
+objects:
+- apiVersion: apps/v1
+  kind: Deployment
+  metadata:
+    name: web
+    annotations: {kubernetes.io/change-cause: "set \e[2J image"}
+  spec:
+    replicas: 1
+    selector: {matchLabels: {app: web}}
+    template:
+      metadata: {labels: {app: web}}
+      spec: {containers: [{name: web, image: "nginx\e[31m"}]}
+`
+
+// TestTextOutputIsTerminalSafe: every text output path shows control
+// characters escaped; the JSONL trace keeps JSON's own escapes.
+func TestTextOutputIsTerminalSafe(t *testing.T) {
+	t.Parallel()
+	f := writeFile(t, "esc.yaml", escapes)
+	bad := writeFile(t, "bad.yaml", escapes+"steps:\n- at: 2s\n  expect: \"deployment/web .spec.replicas == \\\"x\\e[1m\\\"\"\n")
+	tests := []struct {
+		name string
+		args []string
+		want string // in stdout, or in stderr when the command fails
+	}{
+		{"run's timeline", []string{"run", f}, "Scenario esc: Rolling ^[]0;owned^G update"},
+		{"kubectl describe", []string{"kubectl", "--scenario", f, "describe", "deployment", "web"}, "Image:         nginx^[[31m"},
+		{"rollout history", []string{"kubectl", "--scenario", f, "rollout", "history", "deployment/web"}, "1         set ^[[2J image"},
+		{"get -o wide", []string{"kubectl", "--scenario", f, "get", "deploy", "-o", "wide"}, "nginx^[[31m"},
+		{"an error", []string{"validate", bad}, `invalid string "x^[[1m"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, out, errOut := runCLI(t, tc.args...)
+			for _, s := range []string{out, errOut} {
+				assert.NotContains(t, s, "\x1b", "no raw ESC")
+				assert.NotContains(t, s, "\a", "no raw BEL")
+			}
+			assert.Contains(t, out+errOut, tc.want)
+		})
+	}
+	_, out, _ := runCLI(t, "run", f, "--output", "jsonl")
+	assert.Contains(t, out, `"image":"nginx\u001b[31m"`, "the trace is JSON, escaped as JSON")
+}

@@ -1,0 +1,17 @@
+package disruption_test
+
+import (
+	"testing"
+
+	"converge/core/controller"
+	"converge/core/controller/controllertest"
+	"converge/core/controller/disruption"
+)
+
+func TestConformance(t *testing.T) {
+	t.Parallel()
+	controllertest.Run(t, controllertest.Options{
+		Name: disruption.Component,
+		New:  func() controller.Controller { return disruption.New() },
+	})
+}

@@ -1,0 +1,17 @@
+package resourcequota_test
+
+import (
+	"testing"
+
+	"converge/core/controller"
+	"converge/core/controller/controllertest"
+	"converge/core/controller/resourcequota"
+)
+
+func TestConformance(t *testing.T) {
+	t.Parallel()
+	controllertest.Run(t, controllertest.Options{
+		Name: resourcequota.Component,
+		New:  func() controller.Controller { return resourcequota.New() },
+	})
+}

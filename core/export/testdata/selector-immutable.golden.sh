@@ -1,0 +1,304 @@
+#!/usr/bin/env bash
+# selector-immutable: The selector is immutable
+#
+# A replay of the Converge scenario selector-immutable.yaml on a real cluster, written by
+# converge export-kubectl (Converge 0.1.0). It applies the scenario's objects in a
+# namespace of its own, runs each step at its second (counted from the start),
+# checks each expect with kubectl get -o jsonpath and prints each mismatch, and
+# says when to cause each fault by hand. A real cluster keeps its own pace (image
+# pulls, probes), so an expect may miss by some seconds: EXPECT_WAIT=SECONDS
+# tries each one again for that long.
+#
+# A kind cluster with the scenario's 3 nodes as workers:
+#
+#   kind create cluster --name converge --config - <<'EOF'
+#   kind: Cluster
+#   apiVersion: kind.x-k8s.io/v1alpha4
+#   nodes:
+#   - role: control-plane
+#   - role: worker
+#   - role: worker
+#   - role: worker
+#   EOF
+#
+# Then: bash selector-immutable.sh   (NAMESPACE=NAME chooses the namespace, default converge-selector-immutable)
+#
+# The scenario's nodes are the cluster's worker nodes (set NODE_1... to others):
+#   node-1 is $NODE_1 (default converge-worker)
+#   node-2 is $NODE_2 (default converge-worker2)
+#   node-3 is $NODE_3 (default converge-worker3)
+# The simulated capacity (cpu 4, memory 8Gi, 110 pods a node) is not the cluster's.
+#
+# Pod and ReplicaSet names are the simulation's; a real cluster chooses its own,
+# so a step or expect that names a pod uses the cluster's pod with the same
+# prefix (see pod below).
+#
+# Exit status: 0 when every expect held, 1 when one did not, 2 when the replay
+# could not start.
+
+set -euo pipefail
+export LC_ALL=C
+
+scenario_file=selector-immutable.yaml
+namespace=${NAMESPACE:-converge-selector-immutable}
+expect_wait=${EXPECT_WAIT:-0}
+NODE_1=${NODE_1:-converge-worker}
+NODE_2=${NODE_2:-converge-worker2}
+NODE_3=${NODE_3:-converge-worker3}
+
+command -v kubectl >/dev/null || { echo "kubectl is not on PATH" >&2; exit 2; }
+
+start=$SECONDS
+now=0
+passed=0
+failed=0
+number_re='^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$'
+
+# at SECONDS: waits until that second of the scenario, counted from the start.
+at() {
+  now=$1
+  local wait=$(( $1 - (SECONDS - start) ))
+  if (( wait > 0 )); then sleep "$wait"; fi
+}
+
+# say TEXT: one line of the replay's log, after the scenario's second.
+say() { printf '%6s  %s\n' "${now}s" "$1"; }
+
+# indent: a command's output, under its line.
+indent() { sed 's/^/          /'; }
+
+# mismatch TEXT: counts a failure and prints it as 'converge run' does.
+mismatch() {
+  failed=$(( failed + 1 ))
+  printf '%s: at %ss: %s\n' "$scenario_file" "$now" "$1" >&2
+}
+
+# step TEXT ARGS...: runs kubectl ARGS in the namespace (its stdin is the
+# step's). A failure is printed and the replay goes on, as in the simulation.
+step() {
+  local text=$1
+  shift
+  say "\$ kubectl $text"
+  if ! kubectl --namespace "$namespace" "$@" 2>&1 | indent; then
+    say "  the step failed"
+  fi
+}
+
+# objects TEXT: applies the scenario's objects (its stdin) at t=0; the
+# replay cannot go on without them, so a refusal ends it (exit status 2).
+objects() {
+  say "\$ kubectl $1"
+  if ! kubectl --namespace "$namespace" apply -f - 2>&1 | indent; then
+    echo "the cluster refused the scenario's objects; the replay stops" >&2
+    exit 2
+  fi
+}
+
+# step_fails TEXT WANT ARGS...: runs kubectl ARGS, which must fail with an
+# error that contains WANT (expectError).
+step_fails() {
+  local text=$1 want=$2 out
+  shift 2
+  say "\$ kubectl $text"
+  if out=$(kubectl --namespace "$namespace" "$@" 2>&1); then
+    printf '%s\n' "$out" | indent
+    mismatch "kubectl $text: succeeded, but an error containing \"$want\" was expected"
+  else
+    printf '%s\n' "$out" | indent
+    if [[ $out == *"$want"* ]]; then
+      passed=$(( passed + 1 ))
+      say "ok   it failed as expected"
+    else
+      mismatch "kubectl $text: the error does not contain \"$want\""
+    fi
+  fi
+}
+
+# holds GOT MISSING OP TYPE WANT: whether GOT (MISSING=1: the path leads
+# nowhere) compares to WANT as an expect does: TYPE number compares
+# numerically (a string holding a number too), string by bytes, bool and
+# null only with == and !=; what cannot be compared is only !=.
+holds() {
+  local got=$1 missing=$2 op=$3 type=$4 want=$5
+  case $type in
+  null)
+    if (( missing )); then [[ $op == '==' ]]; else [[ $op == '!=' ]]; fi
+    ;;
+  bool)
+    if (( !missing )) && [[ $got == "$want" ]]; then [[ $op == '==' ]]; else [[ $op == '!=' ]]; fi
+    ;;
+  number)
+    if (( missing )) || ! [[ $got =~ $number_re ]]; then
+      [[ $op == '!=' ]]
+      return
+    fi
+    awk -v a="$got" -v b="$want" -v op="$op" 'BEGIN {
+      a += 0; b += 0
+      if (op == "==") r = a == b; else if (op == "!=") r = a != b
+      else if (op == "<") r = a < b; else if (op == "<=") r = a <= b
+      else if (op == ">") r = a > b; else r = a >= b
+      exit !r
+    }'
+    ;;
+  string)
+    if (( missing )); then
+      [[ $op == '!=' ]]
+      return
+    fi
+    case $op in
+    '==') [[ $got == "$want" ]] ;;
+    '!=') [[ $got != "$want" ]] ;;
+    '<') [[ $got < "$want" ]] ;;
+    '<=') [[ $got < "$want" || $got == "$want" ]] ;;
+    '>') [[ $got > "$want" ]] ;;
+    *) [[ $got > "$want" || $got == "$want" ]] ;;
+    esac
+    ;;
+  esac
+}
+
+# expect TEXT TARGET TEMPLATE OP TYPE WANT [zero:VALUE]: checks one expect
+# with kubectl get TARGET -o jsonpath=TEMPLATE. zero:VALUE is what a missing
+# field stands for (Kubernetes omits zero values). With EXPECT_WAIT=SECONDS
+# it tries again each second for that long before it reports a mismatch.
+expect() {
+  local text=$1 target=$2 template=$3 op=$4 type=$5 want=$6 zero=${7-}
+  local deadline=$(( SECONDS + expect_wait )) got missing shown
+  while :; do
+    missing=0
+    if got=$(kubectl --namespace "$namespace" get "$target" -o "jsonpath=$template" 2>/dev/null); then
+      if [[ -z $got ]]; then
+        if [[ $zero == zero:* ]]; then got=${zero#zero:}; else missing=1; fi
+      fi
+    else
+      got=
+      missing=1
+    fi
+    if holds "$got" "$missing" "$op" "$type" "$want"; then
+      passed=$(( passed + 1 ))
+      say "ok   expect $text"
+      return 0
+    fi
+    if (( SECONDS >= deadline )); then break; fi
+    sleep 1
+  done
+  shown=$got
+  if (( missing )); then shown='<missing>'; fi
+  say "FAIL expect $text: got $shown"
+  mismatch "expect $text: got $shown"
+}
+
+# fault TEXT HOW: a fault the replay cannot cause itself: it says what to do
+# by hand, now, and goes on.
+fault() {
+  say "FAULT $1: cause it by hand now: $2"
+}
+
+# note TEXT: a step the replay cannot run (see the comment above it).
+note() { say "NOTE $1"; }
+
+# pod NAME: the cluster's pod for the simulation's pod NAME: NAME when it
+# exists, else the first pod, by name, whose name starts like NAME without
+# its last two parts (the ReplicaSet's hash and the pod's suffix, which a
+# real cluster chooses itself).
+pod() {
+  if kubectl --namespace "$namespace" get pod "$1" >/dev/null 2>&1; then
+    printf '%s' "$1"
+    return
+  fi
+  local prefix=${1%-*} name
+  prefix=${prefix%-*}-
+  while read -r name; do
+    name=${name#pod/}
+    if [[ $name == "$prefix"* ]]; then
+      printf '%s' "$name"
+      return
+    fi
+  done < <(kubectl --namespace "$namespace" get pods -o name 2>/dev/null | sort)
+  printf '%s' "$1"
+}
+
+if kubectl get namespace "$namespace" >/dev/null 2>&1; then
+  echo "the namespace $namespace exists already: delete it (kubectl delete namespace $namespace) or set NAMESPACE" >&2
+  exit 2
+fi
+kubectl create namespace "$namespace" >/dev/null || exit 2
+echo "Replaying $scenario_file in the namespace $namespace"
+start=$SECONDS
+# t=0: the scenario's objects
+objects 'apply deployment/web' <<'CONVERGE_EOF'
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 2
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      containers:
+      - image: nginx:1.27
+        name: web
+CONVERGE_EOF
+
+at 20
+step_fails 'apply deployment/web' 'spec.selector: Invalid value: {"matchLabels":{"app":"web","tier":"frontend"}}: field is immutable' apply -f - <<'CONVERGE_EOF'
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 2
+  selector:
+    matchLabels:
+      app: web
+      tier: frontend
+  template:
+    metadata:
+      labels:
+        app: web
+        tier: frontend
+    spec:
+      containers:
+      - image: nginx:1.27
+        name: web
+CONVERGE_EOF
+
+at 21
+expect 'deployment/web .spec.selector.matchLabels.tier == null' deployment/web '{.spec.selector.matchLabels.tier}' == null ''
+
+at 30
+step 'apply deployment/web' apply -f - <<'CONVERGE_EOF'
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 2
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+        tier: frontend
+    spec:
+      containers:
+      - image: nginx:1.27
+        name: web
+CONVERGE_EOF
+
+at 50
+expect 'deployment/web .metadata.annotations["deployment.kubernetes.io/revision"] == "2"' deployment/web '{.metadata.annotations.deployment\.kubernetes\.io/revision}' == string 2
+expect 'deployment/web .status.updatedReplicas == 2' deployment/web '{.status.updatedReplicas}' == number 2 zero:0
+step 'get pods --show-labels' get pods --show-labels=true
+
+echo "expectations: $passed passed, $failed failed"
+echo "The namespace $namespace is left for you to look at; delete it with: kubectl delete namespace $namespace"
+if (( failed > 0 )); then exit 1; fi

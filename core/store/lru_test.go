@@ -1,0 +1,82 @@
+package store
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestLRU(t *testing.T) {
+	t.Parallel()
+	// As k8s.io/utils/lru: a get refreshes an entry, a put beyond the size
+	// evicts the least recently used one.
+	c := newLRU[string, int](3)
+	c.put("a", 1)
+	c.put("b", 2)
+	c.put("c", 3)
+	_, _ = c.get("a") // a is now the most recent; b the least
+	c.put("d", 4)
+	_, ok := c.get("b")
+	assert.False(t, ok, "b was evicted")
+	for k, want := range map[string]int{"a": 1, "c": 3, "d": 4} {
+		got, ok := c.get(k)
+		assert.True(t, ok, k)
+		assert.Equal(t, want, got, k)
+	}
+	assert.Equal(t, 3, c.len())
+	c.put("c", 30) // an update refreshes too
+	c.put("e", 5)  // evicts the least recent of a and d
+	assert.Equal(t, 3, c.len())
+	v, ok := c.get("c")
+	assert.True(t, ok)
+	assert.Equal(t, 30, v)
+
+	d := c.clone()
+	d.put("f", 6)
+	assert.Equal(t, 3, d.len())
+	_, ok = c.get("f")
+	assert.False(t, ok, "the clone is independent")
+}
+
+func TestLRUEvictsInOrder(t *testing.T) {
+	t.Parallel()
+	c := newLRU[int, int](100)
+	for i := 0; i < 1000; i++ {
+		c.put(i, i)
+	}
+	assert.Equal(t, 100, c.len())
+	for i := 0; i < 900; i++ {
+		_, ok := c.get(i)
+		assert.False(t, ok, i)
+	}
+	for i := 900; i < 1000; i++ {
+		_, ok := c.get(i)
+		assert.True(t, ok, i)
+	}
+}
+
+func TestLRUPrune(t *testing.T) {
+	t.Parallel()
+	c := newLRU[int, int](1000)
+	for i := 0; i < 500; i++ {
+		c.put(i, i)
+	}
+	_, _ = c.get(1) // 1 is now the most recent
+	c.prune(func(k, _ int) bool { return k%5 != 1 })
+	assert.Equal(t, 100, c.len())
+	assert.Less(t, cap(c.items), 200, "rebuilt smaller")
+	for i := 0; i < 500; i++ {
+		_, ok := c.index[i]
+		assert.Equal(t, i%5 == 1, ok, i)
+	}
+	// The order survives: filling up evicts the least recent (6), not 1.
+	for i := 1000; i < 1900; i++ {
+		c.put(i, i)
+	}
+	c.put(5000, 0)
+	_, ok := c.get(6)
+	assert.False(t, ok)
+	_, ok = c.get(1)
+	assert.True(t, ok)
+	assert.Equal(t, 1000, c.len())
+}

@@ -1,0 +1,150 @@
+package view
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+
+	"converge/core/scenario"
+)
+
+// This file decides the page's links: its own address, what the Share
+// button copies and says, and what the scenario picker shows
+// (docs/sharing.md).
+
+// Origin is where the page's scenario came from and how it changed since:
+// what the picker shows and which kind of link the page makes.
+type Origin struct {
+	// Name is the built-in scenario it was loaded from; "" for a scenario
+	// of the user's own (edited and applied, opened from a link or from My
+	// scenarios, imported).
+	Name string
+	// LoadedSteps is how many steps the scenario had when it was loaded;
+	// the console adds more.
+	LoadedSteps int
+}
+
+// Builtin is the built-in scenario's name when scn is exactly it (loaded
+// from the library, no step added since), "" otherwise.
+func (o Origin) Builtin(scn *scenario.Scenario) string {
+	if o.Name == "" || scn == nil || len(scn.Steps) != o.LoadedSteps {
+		return ""
+	}
+	return o.Name
+}
+
+// OwnScenario is the picker's entry for a scenario that is not exactly a
+// built-in one.
+const OwnScenario = "Your own scenario"
+
+// Picker is what the scenario picker shows.
+type Picker struct {
+	// Value is the built-in scenario to select, or "" for OwnScenario.
+	Value string
+	// OwnTitle says how the scenario is the user's own (the entry's
+	// tooltip); "" when it is a built-in one.
+	OwnTitle string
+}
+
+// PickerOf is the picker for a scenario of origin o:
+//
+//	rolling-update as loaded                 → rolling-update
+//	rolling-update + 1 step from the console → Your own scenario ("rolling-update, with 1 step added from the console")
+//	edited, shared, saved or imported        → Your own scenario ("edited, opened from a link, from My scenarios or imported")
+func PickerOf(o Origin, scn *scenario.Scenario) Picker {
+	if b := o.Builtin(scn); b != "" {
+		return Picker{Value: b}
+	}
+	if o.Name != "" && scn != nil {
+		added := len(scn.Steps) - o.LoadedSteps
+		return Picker{OwnTitle: o.Name + ", with " + pluralInt(added, "step") + " added from the console"}
+	}
+	return Picker{OwnTitle: "edited, opened from a link, from My scenarios or imported"}
+}
+
+// Link is what a link to the page carries.
+type Link struct {
+	// Builtin is Origin.Builtin: the built-in scenario the page runs
+	// exactly, or "".
+	Builtin string
+	// YAML is the scenario as it runs, with the console's steps
+	// (Scenario.Marshal).
+	YAML []byte
+	// T is the second the page shows.
+	T int64
+}
+
+// ErrTooLargeForLink is the error of a scenario a link cannot carry.
+var ErrTooLargeForLink = scenario.ErrShareTooLarge
+
+// URL is the link to l from base (the page's address without query and
+// fragment, or only its path, for the page's own address):
+//
+//	a built-in as loaded, at 30s → BASE?scenario=rolling-update&t=30
+//	any other scenario, at 41s   → BASE#s=SHARE&t=41
+//	at 0s                        → without &t=
+//
+// SHARE is scenario.EncodeShare of l.YAML; a YAML beyond 64 KiB cannot be
+// carried (ErrTooLargeForLink).
+func (l Link) URL(base string) (string, error) {
+	t := ""
+	if l.T > 0 {
+		t = "&t=" + strconv.FormatInt(l.T, 10)
+	}
+	if l.Builtin != "" {
+		return base + "?scenario=" + url.QueryEscape(l.Builtin) + t, nil
+	}
+	share, err := scenario.EncodeShare(l.YAML)
+	if err != nil {
+		return "", err
+	}
+	return base + "#s=" + share + t, nil
+}
+
+// Share is what the Share button does: copy URL, or, for a scenario too
+// large for a link, save it in My scenarios instead.
+type Share struct {
+	URL string
+	// TooLarge is set when no link can carry the scenario; Size is its
+	// size in bytes.
+	TooLarge bool
+	Size     int
+}
+
+// ShareOf decides the Share button's link for l from base.
+func ShareOf(base string, l Link) Share {
+	u, err := l.URL(base)
+	if err != nil {
+		// EncodeShare fails only for a YAML beyond 64 KiB.
+		return Share{TooLarge: true, Size: len(l.YAML)}
+	}
+	return Share{URL: u, Size: len(l.YAML)}
+}
+
+// ShareCopied is what the Share button says once the link is on the
+// clipboard.
+func ShareCopied(t int64) string {
+	if t == 0 {
+		return "Link copied: it opens this scenario at the start."
+	}
+	return "Link copied: it opens this scenario at " + secondsText(t) + "."
+}
+
+// ShareByHand is what the Share button says when the browser did not let
+// the page copy (no Clipboard API, or permission refused); the link is
+// shown in a field next to it.
+const ShareByHand = "Copy this link by hand: the browser did not let the page copy it."
+
+// ShareTooLarge is what the Share button says for a scenario of size bytes,
+// too large for a link: saved in My scenarios as savedAs, or, when saving
+// failed too, why (saveErr).
+func ShareTooLarge(size int, savedAs string, saveErr error) string {
+	msg := fmt.Sprintf("No link: this scenario is %s, and a link carries at most %s.", kib(size), kib(scenario.MaxShareSize))
+	if saveErr != nil {
+		return msg + " Saving it in My scenarios failed too (" + saveErr.Error() + "): use Download to keep it as a file."
+	}
+	return msg + " It is saved in My scenarios as “" + savedAs + "”; use Download to pass it on as a file."
+}
+
+// kib is a size in KiB, rounded up: "64 KiB".
+func kib(n int) string { return strconv.Itoa((n+1023)/1024) + " KiB" }

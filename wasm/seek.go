@@ -1,0 +1,292 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"syscall/js"
+	"time"
+
+	"converge/wasm/bridge"
+)
+
+// Seeks in slices (docs/js-api.md, seekAsync; docs/limits.md). A seek far
+// ahead would keep the page's only thread busy for seconds, or minutes: it
+// goes in slices of about 50 ms instead (bridge.Seek decides what each
+// does), one per animation frame, and between them the page draws the
+// progress and handles input. An instance has at most one seek under way;
+// any other change of the instance (a load, a step, a seek, a command, a
+// dispose) ends it first, at the whole second it reached.
+
+// seeker is an instance's seeking: how long its simulated seconds take
+// (measured on every step and seek) and the seek under way, if any.
+type seeker struct {
+	meter bridge.Meter
+	job   *seekJob
+}
+
+// seekJob is one seek in slices.
+type seekJob struct {
+	inst *Instance
+	seek *bridge.Seek
+	// onProgress is called after every slice but the last (nil: none).
+	onProgress func(bridge.Progress)
+	// signal is the caller's AbortSignal, or undefined.
+	signal js.Value
+	// settle ends the job: a nil error when it reached its target.
+	settle func(err error)
+	// next runs the next slice; handle is its pending frame or timeout.
+	next    js.Func
+	handle  js.Value
+	byFrame bool
+}
+
+// errCancelled is the end of a seek the page's Cancel stopped.
+var errCancelled = errors.New("the seek was cancelled")
+
+// monotonic is the page's clock for measuring work (performance.now,
+// through the Go runtime's monotonic time).
+var epoch = time.Now()
+
+func monotonic() time.Duration { return time.Since(epoch) }
+
+// SeekAsync moves the simulation to t (clamped to 0..MaxSeconds) in
+// slices. The first slice runs now, so a short seek is done when SeekAsync
+// returns (and draws once, as SeekTo does); a longer one goes on in later
+// frames, drawing its progress (Seeking), and draws the whole page once it
+// is done. settle, if not nil, is told how it ended. Without a simulation
+// it settles at once with ErrNoScenario.
+func (i *Instance) SeekAsync(t int64, onProgress func(bridge.Progress), signal js.Value, settle func(error)) {
+	i.stopSeek(&stopError{fmt.Sprintf("superseded by a later seek to t=%d", t)})
+	if settle == nil {
+		settle = func(error) {}
+	}
+	if i.Sim == nil {
+		settle(ErrNoScenario)
+		return
+	}
+	t = min(max(t, 0), MaxSeconds)
+	j := &seekJob{inst: i, seek: bridge.NewSeek(i.Sim, t, &i.seek.meter, monotonic), onProgress: onProgress,
+		signal: signal, settle: settle}
+	i.seek.job = j
+	j.slice()
+}
+
+// Seeking is the seek under way, if any.
+func (i *Instance) Seeking() (bridge.Progress, bool) {
+	if i.seek.job == nil {
+		return bridge.Progress{}, false
+	}
+	return i.seek.job.seek.Progress(), true
+}
+
+// CancelSeek stops the seek under way (the page's Cancel) at the second it
+// reached, and draws the page there.
+func (i *Instance) CancelSeek() {
+	if i.seek.job != nil {
+		i.stopSeek(errCancelled)
+		i.Changed()
+	}
+}
+
+// stopSeek ends the seek under way, if any, with err, where it is. It
+// draws nothing: the change that stops it draws.
+func (i *Instance) stopSeek(err error) {
+	if j := i.seek.job; j != nil {
+		j.end(err)
+	}
+}
+
+// slice runs one slice, then finishes the job or schedules the next.
+func (j *seekJob) slice() {
+	defer func() {
+		if v := recover(); v != nil {
+			j.end(fmt.Errorf("internal error: seekAsync: %s", panicText(v)))
+		}
+	}()
+	if j.aborted() {
+		return
+	}
+	if j.seek.Slice() {
+		inst := j.inst
+		j.end(nil)
+		inst.Changed()
+		return
+	}
+	if j.onProgress != nil {
+		j.onProgress(j.seek.Progress())
+	}
+	if j.inst.seek.job != j || j.aborted() {
+		return // onProgress cancelled it
+	}
+	j.inst.progressed()
+	j.schedule()
+}
+
+// aborted ends the job when the caller's signal is aborted.
+func (j *seekJob) aborted() bool {
+	if j.signal.Type() != js.TypeObject || !j.signal.Get("aborted").Truthy() {
+		return false
+	}
+	j.end(&abortError{reason: j.signal.Get("reason")})
+	j.inst.Changed()
+	return true
+}
+
+// abortError carries an AbortSignal's reason, which the promise rejects
+// with.
+type abortError struct{ reason js.Value }
+
+func (e *abortError) Error() string { return "aborted" }
+
+// schedule runs the next slice in the next animation frame, or, where
+// there are none (a hidden tab, Node), in a timeout.
+func (j *seekJob) schedule() {
+	if j.next.IsUndefined() {
+		j.next = js.FuncOf(func(js.Value, []js.Value) any {
+			j.handle = js.Undefined()
+			if j.inst.seek.job == j {
+				j.slice()
+			}
+			return nil
+		})
+	}
+	g := js.Global()
+	doc := g.Get("document")
+	visible := doc.Type() == js.TypeObject && doc.Get("visibilityState").String() != "hidden"
+	if raf := g.Get("requestAnimationFrame"); raf.Type() == js.TypeFunction && visible {
+		j.handle, j.byFrame = g.Call("requestAnimationFrame", j.next), true
+		return
+	}
+	j.handle, j.byFrame = g.Call("setTimeout", j.next, 0), false
+}
+
+// end finishes the job with err (nil: done): it cancels the pending slice,
+// releases the slice function and settles.
+func (j *seekJob) end(err error) {
+	if j.inst.seek.job == j {
+		j.inst.seek.job = nil
+	}
+	if !j.handle.IsUndefined() && !j.handle.IsNull() {
+		if j.byFrame {
+			js.Global().Call("cancelAnimationFrame", j.handle)
+		} else {
+			js.Global().Call("clearTimeout", j.handle)
+		}
+		j.handle = js.Undefined()
+	}
+	if !j.next.IsUndefined() {
+		j.next.Release()
+		j.next = js.Func{}
+	}
+	if settle := j.settle; settle != nil {
+		j.settle = nil
+		settle(err)
+	}
+}
+
+// progressRenderer is a renderer that draws a seek's progress on its own,
+// between slices, without drawing the rest.
+type progressRenderer interface {
+	Progress(inst *Instance)
+}
+
+// progressed draws the progress of the seek under way in every renderer
+// that can.
+func (i *Instance) progressed() {
+	for _, m := range i.mounts {
+		if pr, ok := m.renderer.(progressRenderer); ok {
+			func() {
+				defer func() {
+					if v := recover(); v != nil {
+						js.Global().Get("console").Call("error", fmt.Sprintf("converge: internal error while drawing simulation %d: %s", i.ID, panicText(v)))
+					}
+				}()
+				pr.Progress(i)
+			}()
+		}
+	}
+}
+
+// measured runs f, which computes seconds simulated seconds, and records
+// how long it took on the meter.
+func (i *Instance) measured(seconds int64, f func()) {
+	began := monotonic()
+	f()
+	i.seek.meter.Observe(seconds, monotonic()-began)
+}
+
+// checkBlock refuses a synchronous call (seek, moveTo, step, advance) that
+// would compute seconds simulated seconds to reach target, when that would
+// keep the page busy beyond about a second (bridge.Meter.CheckBlock).
+func (i *Instance) checkBlock(call string, target, seconds int64) error {
+	return i.seek.meter.CheckBlock(i.Sim, call, target, seconds)
+}
+
+// jsError of a seek's end, for its promise: the AbortSignal's reason, an
+// AbortError DOMException for a seek superseded, cancelled or disposed,
+// else an Error.
+func seekRejection(err error) js.Value {
+	var ae *abortError
+	if errors.As(err, &ae) && !ae.reason.IsUndefined() {
+		return ae.reason
+	}
+	if errors.Is(err, errCancelled) || errors.As(err, &ae) || isStop(err) {
+		if ctor := js.Global().Get("DOMException"); ctor.Type() == js.TypeFunction {
+			return ctor.New("seekAsync: "+err.Error(), "AbortError")
+		}
+	}
+	return jsError("Error", "seekAsync: "+err.Error())
+}
+
+// stopError is the end of a seek that another change of the instance
+// stopped.
+type stopError struct{ msg string }
+
+func (e *stopError) Error() string { return e.msg }
+
+func isStop(err error) bool {
+	var se *stopError
+	return errors.As(err, &se)
+}
+
+// seekPromise starts inst's seek to t for the JS API's seekAsync and
+// returns its promise: resolved with the snapshot of t (the JSON string
+// converge.js parses), rejected with the signal's reason when it is
+// aborted, with an AbortError when another change of the instance stops
+// it. onProgress, a JS function or undefined, gets {t, from, target,
+// fraction} after each slice.
+func seekPromise(inst *Instance, t int64, onProgress, signal js.Value) js.Value {
+	var resolve, reject js.Value
+	executor := js.FuncOf(func(_ js.Value, a []js.Value) any {
+		resolve, reject = a[0], a[1]
+		return nil
+	})
+	promise := js.Global().Get("Promise").New(executor)
+	executor.Release()
+	var progress func(bridge.Progress)
+	if onProgress.Type() == js.TypeFunction {
+		progress = func(p bridge.Progress) {
+			o := js.Global().Get("Object").New()
+			o.Set("t", p.T)
+			o.Set("from", p.From)
+			o.Set("target", p.Target)
+			o.Set("fraction", p.Fraction)
+			onProgress.Invoke(o)
+		}
+	}
+	inst.SeekAsync(t, progress, signal, func(err error) {
+		if err != nil {
+			reject.Invoke(seekRejection(err))
+			return
+		}
+		line, lerr := traceLine(inst)
+		if lerr != nil {
+			reject.Invoke(jsError("Error", lerr.Error()))
+			return
+		}
+		resolve.Invoke(line)
+	})
+	return promise
+}

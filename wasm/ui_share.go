@@ -1,0 +1,319 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"errors"
+	"syscall/js"
+	"time"
+
+	"honnef.co/go/js/dom/v2"
+
+	"converge/core/library"
+	"converge/core/sim"
+	"converge/core/view"
+	"converge/wasm/bridge"
+)
+
+// sharePart is the Share button and the Download menu in the page's top
+// bar, and the note under it that says what they (and imports, saves, the
+// storage) did: a message, with the link to copy by hand when there is one.
+// What a link is and what the texts say is decided in core/view
+// (view.ShareOf and its texts); this draws them.
+type sharePart struct {
+	el, share, menuBtn, menu            *node
+	note, noteText, noteLink, noteClose *node
+	// tooLargeSim is the simulation Share last saved because it was too
+	// large for a link, as tooLargeAs: a second Share replaces that save.
+	tooLargeSim *sim.Sim
+	tooLargeAs  string
+	// addressTimer holds back the address update after a change of time
+	// (addressLater).
+	addressTimer *time.Timer
+}
+
+// downloads are the Download menu's entries: key, label, what it is.
+var downloads = []struct{ key, label, title string }{
+	{"yaml", "Scenario (.yaml)", "The scenario as it runs, with the steps added from the console"},
+	{"sh", "Replay on a cluster (.sh)", "A bash script that replays the scenario with kubectl on a real cluster (kind)"},
+	{"jsonl", "Trace (.jsonl)", "The trace from 0s to the end, as converge run --output jsonl writes it"},
+	{"svg", "Charts (.svg)", "The charts up to now, as an SVG image"},
+}
+
+func newShare(a *app) *sharePart {
+	d := a.d
+	s := &sharePart{el: d.el("div", "cv-actions")}
+	s.share = button(d, "cv-btn cv-share-btn", "Share", "Copy a link to this scenario at this second")
+	s.menuBtn = button(d, "cv-btn cv-menu-btn", "Download ▾", "Download the scenario, a replay script, the trace or the charts")
+	s.menuBtn.setAttr("aria-haspopup", "true")
+	s.menuBtn.setAttr("aria-expanded", "false")
+	s.menu = d.el("div", "cv-menu")
+	s.menu.setAttr("role", "menu")
+	s.menu.setHidden(true)
+	for _, dl := range downloads {
+		b := button(d, "cv-menu-item", dl.label, "")
+		b.setAttr("title", dl.title)
+		b.setAttr("role", "menuitem")
+		b.setAttr("data-download", dl.key)
+		s.menu.add(b)
+	}
+	s.el.add(s.share, d.el("div", "cv-menu-wrap").add(s.menuBtn, s.menu))
+
+	s.note = d.el("div", "cv-note")
+	s.note.setHidden(true)
+	s.noteText = d.el("p", "cv-note-text")
+	s.noteText.setAttr("role", "status")
+	s.noteLink = d.el("input", "cv-input cv-mono cv-note-link")
+	s.noteLink.setAttr("type", "text")
+	s.noteLink.setAttr("readonly", "readonly")
+	s.noteLink.setAttr("aria-label", "The link")
+	s.noteClose = button(d, "cv-link cv-note-close", "Dismiss", "Dismiss this note")
+	s.note.add(s.noteText, s.noteLink, s.noteClose)
+
+	a.ls.on(s.share, "click", func(dom.Event) { a.shareClicked() })
+	wrap := s.menu
+	a.ls.on(s.menuBtn, "click", func(dom.Event) { s.hideMenu(!s.menu.hidden) })
+	a.ls.on(s.menu, "click", func(ev dom.Event) {
+		if k := ev.Target().GetAttribute("data-download"); k != "" {
+			s.hideMenu(true)
+			a.download(k)
+		}
+	})
+	// A click elsewhere, or Escape, closes the menu.
+	a.ls.on(dom.GetWindow().Document(), "click", func(ev dom.Event) {
+		t := ev.Target().Underlying()
+		if !s.menu.hidden && !wrap.Value.Call("contains", t).Bool() && !s.menuBtn.Value.Call("contains", t).Bool() {
+			s.hideMenu(true)
+		}
+	})
+	a.ls.on(s.menu, "keydown", func(ev dom.Event) {
+		if ev.Underlying().Get("key").String() == "Escape" {
+			s.hideMenu(true)
+			s.menuBtn.Focus()
+		}
+	})
+	a.ls.on(s.noteClose, "click", func(dom.Event) { s.note.setHidden(true) })
+	a.ls.on(s.noteLink, "focus", func(dom.Event) { s.noteLink.Value.Call("select") })
+	return s
+}
+
+// hideMenu hides the Download menu, or shows it.
+func (s *sharePart) hideMenu(hide bool) {
+	s.menu.setHidden(hide)
+	s.menuBtn.setAttr("aria-expanded", map[bool]string{true: "false", false: "true"}[hide])
+}
+
+// say shows a note: text, and link in a field to copy when it is not "".
+// tone is "ok", "muted" or "bad".
+func (s *sharePart) say(text string, tone view.Tone, link string) {
+	s.note.setClass("cv-note cv-" + string(tone))
+	s.noteText.setText(text)
+	s.noteLink.setValue(link)
+	s.noteLink.setHidden(link == "")
+	s.note.setHidden(false)
+}
+
+// link is what a link to the page carries now.
+func (a *app) link() (view.Link, error) {
+	scn := a.inst.Sim.Scenario()
+	y, err := scn.Marshal()
+	if err != nil {
+		return view.Link{}, err
+	}
+	return view.Link{Builtin: a.inst.Origin().Builtin(scn), YAML: y, T: a.inst.Sim.T()}, nil
+}
+
+// shareClicked copies the link to the scenario at this second (view.ShareOf),
+// or, for a scenario too large for a link, saves it in My scenarios and
+// says so.
+func (a *app) shareClicked() {
+	if a.inst.Sim == nil {
+		return
+	}
+	l, err := a.link()
+	if err != nil {
+		a.shareBar.say("No link: "+err.Error(), view.ToneBad, "")
+		return
+	}
+	loc := js.Global().Get("location")
+	sh := view.ShareOf(loc.Get("origin").String()+loc.Get("pathname").String(), l)
+	if sh.TooLarge {
+		a.saveTooLarge(l, sh)
+		return
+	}
+	a.syncAddress()
+	clip := js.Global().Get("navigator").Get("clipboard")
+	if clip.Type() != js.TypeObject || clip.Get("writeText").Type() != js.TypeFunction {
+		a.shareBar.say(view.ShareByHand, view.ToneMuted, sh.URL)
+		return
+	}
+	// writeText needs the click's user activation: call it now, from the
+	// handler, and take the outcome when its promise settles.
+	promise, err := callJS(clip, "writeText", sh.URL)
+	if err != nil {
+		a.shareBar.say(view.ShareByHand, view.ToneMuted, sh.URL)
+		return
+	}
+	then(promise, func(js.Value) { a.shareBar.say(view.ShareCopied(l.T), view.ToneOK, sh.URL) },
+		func(error) { a.shareBar.say(view.ShareByHand, view.ToneMuted, sh.URL) })
+}
+
+// saveTooLarge keeps a scenario too large for a link in My scenarios,
+// under its name (the same save again on a second Share), and says why
+// there is no link.
+func (a *app) saveTooLarge(l view.Link, sh view.Share) {
+	s := a.shareBar
+	inst, sm := a.inst, a.inst.Sim
+	a.async(func() {
+		name := ""
+		err := inst.storage.use(func(st *library.Store) (err error) {
+			if s.tooLargeSim == sm && s.tooLargeAs != "" {
+				name = s.tooLargeAs
+			} else if name, err = st.FreeName(sm.Scenario().Name); err != nil {
+				return err
+			}
+			_, err = st.Save(name, l.YAML)
+			return err
+		})
+		if err == nil {
+			s.tooLargeSim, s.tooLargeAs = sm, name
+			inst.SavedAs = name
+			s.say(view.ShareTooLarge(sh.Size, name, nil), view.ToneMuted, "")
+		} else {
+			s.say(view.ShareTooLarge(sh.Size, "", err), view.ToneBad, "")
+		}
+		a.storageChanged()
+	})
+}
+
+// syncAddress writes the page's address for what it shows now (view.Link:
+// ?scenario=NAME or #s=SHARE, with &t=), so that a reload or a copied
+// address opens the same. A scenario too large for a link leaves the
+// address as it is (Share says why).
+func (a *app) syncAddress() {
+	if a.opts.Embed || a.inst.Sim == nil {
+		return
+	}
+	l, err := a.link()
+	if err != nil {
+		return
+	}
+	u, err := l.URL(js.Global().Get("location").Get("pathname").String())
+	if err != nil {
+		return
+	}
+	if js.Global().Get("location").Get("href").String() != js.Global().Get("location").Get("origin").String()+u {
+		a.replaceURL(u)
+	}
+}
+
+// addressLater writes the address once time has stopped moving for a
+// moment (a step, a seek, the scrubber, a pause): the browser limits how
+// often a page may rewrite its address.
+func (a *app) addressLater() {
+	if a.opts.Embed {
+		return
+	}
+	s := a.shareBar
+	if s.addressTimer != nil {
+		s.addressTimer.Stop()
+	}
+	s.addressTimer = time.AfterFunc(400*time.Millisecond, a.syncAddress)
+}
+
+// download saves one of the downloads (see downloads) as a file.
+func (a *app) download(kind string) {
+	s := a.inst.Sim
+	if s == nil {
+		return
+	}
+	var f bridge.File
+	var err error
+	switch kind {
+	case "yaml":
+		f, err = bridge.ScenarioFile(s.Scenario())
+	case "sh":
+		f, err = bridge.KubectlFile(s.Scenario())
+	case "jsonl":
+		f, err = bridge.TraceFile(s.Scenario())
+	case "svg":
+		f = bridge.ChartsFile(s, a.focus)
+	default:
+		return
+	}
+	if err != nil {
+		a.shareBar.say("The download failed: "+err.Error(), view.ToneBad, "")
+		return
+	}
+	saveFile(f.Name, f.Type, f.Data)
+}
+
+// saveFile offers data to the browser as a file download.
+func saveFile(name, typ string, data []byte) {
+	g := js.Global()
+	bytes := g.Get("Uint8Array").New(len(data))
+	js.CopyBytesToJS(bytes, data)
+	opts := g.Get("Object").New()
+	opts.Set("type", typ)
+	blob := g.Get("Blob").New([]any{bytes}, opts)
+	url := g.Get("URL").Call("createObjectURL", blob)
+	link := g.Get("document").Call("createElement", "a")
+	link.Set("href", url)
+	link.Set("download", name)
+	link.Call("click")
+	var revoke js.Func
+	revoke = js.FuncOf(func(js.Value, []js.Value) any {
+		g.Get("URL").Call("revokeObjectURL", url)
+		revoke.Release()
+		return nil
+	})
+	g.Call("setTimeout", revoke, 60_000)
+}
+
+// async runs f in a goroutine (for work that blocks, such as the
+// library's IndexedDB), reporting a panic on the console as a render's
+// would be.
+func (a *app) async(f func()) {
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				js.Global().Get("console").Call("error", "converge: internal error: "+panicText(r))
+			}
+		}()
+		f()
+	}()
+}
+
+// callJS calls obj.name(args...), turning a JS exception into an error.
+func callJS(obj js.Value, name string, args ...any) (v js.Value, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = errorOfPanic(r)
+		}
+	}()
+	return obj.Call(name, args...), nil
+}
+
+func errorOfPanic(r any) error {
+	if e, ok := r.(error); ok {
+		return e
+	}
+	return errors.New(panicText(r))
+}
+
+// then calls ok or fail when promise settles, without blocking.
+func then(promise js.Value, ok func(js.Value), fail func(error)) {
+	var okFn, failFn js.Func
+	release := func() { okFn.Release(); failFn.Release() }
+	okFn = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		defer release()
+		ok(argOf(args))
+		return nil
+	})
+	failFn = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		defer release()
+		fail(errors.New(jsErrorText(argOf(args))))
+		return nil
+	})
+	promise.Call("then", okFn, failFn)
+}
