@@ -16,11 +16,9 @@ import (
 // settled is how a promise ended: its value, or its rejection's name and
 // message.
 type settled struct {
-	value      js.Value
-	rejected   bool
-	name, msg  string
-	progress   []int
-	resolvedAt time.Time
+	value     js.Value
+	rejected  bool
+	name, msg string
 }
 
 // awaitSettled waits for promise under Node (the Go runtime hands the event loop
