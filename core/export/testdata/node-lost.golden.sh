@@ -257,10 +257,10 @@ at 20
 # after nodeMonitorGracePeriod and its pods are evicted after podEvictionTimeout.
 fault 'node-down node-2' "docker stop $NODE_2"
 
-at 60
+at 65
 expect 'node/node-2 .status.conditions[?(@.type=="Ready")].status == "True"' "node/$NODE_2" '{.status.conditions[?(@.type=="Ready")].status}' == string True
 
-at 65
+at 71
 expect 'node/node-2 .status.conditions[?(@.type=="Ready")].status == Unknown' "node/$NODE_2" '{.status.conditions[?(@.type=="Ready")].status}' == string Unknown
 expect 'deployment/web .status.availableReplicas == 4' deployment/web '{.status.availableReplicas}' == number 4 zero:0
 step 'get nodes' get nodes
