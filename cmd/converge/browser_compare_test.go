@@ -95,7 +95,7 @@ func TestUICompareView(t *testing.T) {
 	p.waitFor(t, `converge.time() === 31 && document.querySelector(".cv-outcomes caption").textContent.includes("at 31s")`)
 
 	// At the end the table is `converge compare`'s.
-	evalJS[bool](t, p, `(converge.seek(120), true)`)
+	evalJS[bool](t, p, `converge.seekAsync(120).then(() => true)`)
 	p.waitFor(t, `document.querySelector(".cv-outcomes caption").textContent.startsWith("Outcomes at the end")`)
 	got = evalJS[compareState](t, p, readCompare)
 	require.Len(t, got.Rows, 4)
@@ -216,7 +216,7 @@ func TestUIWhereTheTimeGoes(t *testing.T) {
 	assert.Equal(t, "progress deadline: 42 s of 120 s without progress", rt[0].Deadline)
 	p.shot(t, "times-62s", false)
 
-	evalJS[bool](t, p, `(converge.seek(150), true)`)
+	evalJS[bool](t, p, `converge.seekAsync(150).then(() => true)`)
 	p.waitFor(t, `document.querySelector(".cv-deadline-mark").className.includes("exceeded")`)
 	got = evalJS[state](t, p, read)
 	assert.Contains(t, got.Times, "progress deadline exceeded at")
