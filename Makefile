@@ -91,10 +91,10 @@ test-wasm:
 test-browser:
 	$(GO) test $(TESTFLAGS) ./cmd/converge
 
-## k8sdiff: Kubernetes' own Deployment and ReplicaSet controllers against Converge's on generated cases (tools/k8sdiff, a module of its own; see docs/fidelity.md)
+## k8sdiff: Kubernetes' own Deployment, ReplicaSet and HPA controllers against Converge's on generated cases (tools/k8sdiff, a module of its own; see docs/fidelity.md)
 .PHONY: k8sdiff
 k8sdiff:
-	cd tools/k8sdiff && $(GO) test -count=1 -v -run '^TestK8sDiff$$' .
+	cd tools/k8sdiff && $(GO) test -count=1 -v -run '^(TestK8sDiff|TestHPADiff)$$' .
 
 ## bench: every benchmark, with allocations
 bench:

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"syscall/js"
@@ -119,14 +120,24 @@ func stringProp(obj js.Value, name string) string {
 }
 
 // traceLine is the current snapshot as the bytes of `converge run --output
-// jsonl`, as a string.
+// jsonl`, as a string. They are written (sim.WriteTraceLine, from the
+// objects' cached JSON) into the instance's buffer, which keeps its size
+// from one call to the next.
 func traceLine(inst *Instance) (any, error) {
-	line, err := inst.Sim.TraceLine()
-	if err != nil {
+	inst.line.Reset()
+	if err := inst.Sim.WriteTraceLine(&inst.line); err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
-	return string(line), nil
+	line := inst.line.String()
+	if inst.line.Cap() > maxKeptLine {
+		inst.line = bytes.Buffer{}
+	}
+	return line, nil
 }
+
+// maxKeptLine is the largest snapshot buffer an instance keeps between
+// calls (a snapshot of 10,000 pods is about 20 MB).
+const maxKeptLine = 8 << 20
 
 func (p *page) stepping(f *funcs, inst *Instance) {
 	// steps checks step's and advance's argument and steps; a step that

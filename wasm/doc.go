@@ -159,12 +159,13 @@
 //
 // # Costs and profiling
 //
-// Measured in headless chromium with 1,000 pods: a trace-line snapshot is
-// 2.2 MB of JSON (about 38 ms to marshal in wasm), so the page never goes
-// through the JSON API: it calls Step or SeekTo, then the view models.
-// SeekTo itself costs 10–25 ms (a checkpoint restore) when settled and
-// about 100 ms mid-rollout, with garbage collection pauses up to about
-// 500 ms now and then.
+// A trace-line snapshot of 1,000 pods is 2.2 MB of JSON. The engine writes
+// it from each object's JSON, which the store keeps per version
+// (sim.WriteTraceLine), into the instance's buffer: in headless chromium
+// about 5 ms when only a few objects changed, against about 40 ms to
+// marshal it whole before. The page itself never goes through the JSON
+// API: it calls Step or SeekTo, then the view models, which read the Go
+// objects. docs/performance.md has the figures and how to measure them.
 //
 // Setting globalThis.convergeProfile = true makes the play loop and the
 // renders record converge:frame, converge:render and converge:PART measures

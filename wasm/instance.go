@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"syscall/js"
@@ -71,6 +72,8 @@ type Instance struct {
 	funcs    []js.Func
 	obj      js.Value
 	disposed bool
+	// line is the buffer snapshots are written into (traceLine).
+	line bytes.Buffer
 	// seek is the instance's seeking: its meter and the seek in slices
 	// under way (seek.go).
 	seek seeker

@@ -14,10 +14,11 @@ import (
 type whyPart struct {
 	el, title, empty *node
 	lines            *keyed[whyLine]
+	writers          *writersPart
 }
 
 type whyLine struct {
-	el, badge, name, headline, pods, acted, detail, times *node
+	el, badge, name, headline, pods, acted, undone, detail, times *node
 }
 
 var kindLabels = map[string]string{
@@ -34,11 +35,12 @@ func newWhy(a *app) *whyPart {
 	w.empty = d.el("p", "cv-muted", "No Deployment yet: create one in the console or the editor.")
 	list := d.el("div", "cv-why-lines")
 	list.setAttr("aria-live", "polite")
-	w.el.add(w.title, w.empty, list)
+	w.writers = newWriters(a)
+	w.el.add(w.title, w.empty, list, w.writers.el)
 	w.lines = newKeyed(list, func(key string) *whyLine {
 		l := &whyLine{el: d.el("div", "cv-why-line"), badge: d.el("span", "cv-badge"), name: d.el("button", "cv-link cv-why-name"),
 			headline: d.el("p", "cv-headline"), pods: d.el("p", "cv-why-pods"), acted: d.el("p", "cv-why-acted"),
-			detail: d.el("p", "cv-why-detail cv-mono"), times: d.el("p", "cv-times cv-mono")}
+			undone: d.el("p", "cv-why-undone"), detail: d.el("p", "cv-why-detail cv-mono"), times: d.el("p", "cv-times cv-mono")}
 		l.name.setAttr("type", "button")
 		l.name.setText("deployment/" + key)
 		l.name.setAttr("title", "Show deployment/"+key+" in the rollout, charts and revisions")
@@ -46,7 +48,7 @@ func newWhy(a *app) *whyPart {
 			a.focus = key
 			a.changed()
 		})
-		l.el.add(d.el("div", "cv-why-head").add(l.badge, l.name), l.headline, l.pods, l.acted, l.detail, l.times)
+		l.el.add(d.el("div", "cv-why-head").add(l.badge, l.name), l.headline, l.pods, l.acted, l.undone, l.detail, l.times)
 		return l
 	}, func(l *whyLine) *node { return l.el })
 	return w
@@ -75,6 +77,8 @@ func (w *whyPart) render(a *app) {
 		l.pods.setHidden(v.Pods == "")
 		l.acted.setText(v.Acted)
 		l.acted.setHidden(v.Acted == "")
+		l.undone.setText(v.Undone)
+		l.undone.setHidden(v.Undone == "")
 		l.detail.setText(v.Detail)
 		l.detail.setHidden(v.Detail == "")
 		// Where the time of its latest rollout went, with the progress
@@ -86,6 +90,7 @@ func (w *whyPart) render(a *app) {
 			l.times.setAttr("data-deadline", times[0].DeadlineKind)
 		}
 	})
+	w.writers.render(a)
 }
 
 // focusName is the name of the Deployment in focus, or "".

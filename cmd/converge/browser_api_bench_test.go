@@ -100,29 +100,37 @@ func BenchmarkBrowserSimulate(b *testing.B) {
 	b.ReportMetric(wasmMS/nativeMS, "wasm/native")
 }
 
-// BenchmarkBrowserStep is step(1) in the big scenario mid-rollout, with its
-// snapshot (Go marshals the trace line, the page parses it), and
-// advance(1), which builds none; snapshot is the cost of the snapshot alone,
-// split into Go's part (snapshotJSON: marshal and hand over the string) and
-// JSON.parse.
+// BenchmarkBrowserStep is step(1) in the big scenario, one second after
+// another through the whole timeline (its two rollouts and the quiet
+// seconds between), with its snapshot (Go writes the trace line, the page
+// parses it), and advance(1), which builds none; it reports the median,
+// the 95th percentile and the slowest step. snapshot is the cost of the
+// snapshot alone, split into Go's part (snapshotJSON: write the line and
+// hand over the string) and JSON.parse.
 func BenchmarkBrowserStep(b *testing.B) {
 	p := benchPage(b)
-	evalJS[int](b, p, `bench.advance(60)`)
 	for _, fn := range []string{"step", "advance"} {
 		b.Run(fn, func(b *testing.B) {
-			var ms float64
+			var all []float64
 			for b.Loop() {
-				ms += evalJS[float64](b, p, `(() => {
-					if (bench.time() >= 590) bench.moveTo(60);
-					const start = performance.now();
-					bench.`+fn+`(1);
-					return performance.now() - start;
-				})()`)
+				all = append(all, evalJS[[]float64](b, p, `(() => {
+					const out = [];
+					bench.moveTo(0);
+					for (let t = 0; t < 600; t++) {
+						const start = performance.now();
+						bench.`+fn+`(1);
+						out.push(performance.now() - start);
+					}
+					return out;
+				})()`)...)
 			}
-			b.ReportMetric(ms/float64(b.N), "ms/"+fn)
+			b.ReportMetric(quantile(all, 0.5), "ms-p50/"+fn)
+			b.ReportMetric(quantile(all, 0.95), "ms-p95/"+fn)
+			b.ReportMetric(quantile(all, 1), "ms-max/"+fn)
 		})
 	}
 	b.Run("snapshot", func(b *testing.B) {
+		evalJS[int](b, p, `bench.moveTo(70)`)
 		var goMS, parseMS, size float64
 		for b.Loop() {
 			got := evalJS[[3]float64](b, p, `(() => {
@@ -151,6 +159,7 @@ func BenchmarkBrowserSeek(b *testing.B) {
 	for _, fn := range []string{"seek", "moveTo"} {
 		b.Run(fn, func(b *testing.B) {
 			var ms, worst float64
+			var all []float64
 			i := 0
 			for b.Loop() {
 				i++
@@ -162,9 +171,63 @@ func BenchmarkBrowserSeek(b *testing.B) {
 				})()`, fn, t))
 				ms += got
 				worst = max(worst, got)
+				all = append(all, got)
 			}
 			b.ReportMetric(ms/float64(b.N), "ms/"+fn)
+			b.ReportMetric(quantile(all, 0.5), "ms-p50/"+fn)
 			b.ReportMetric(worst, "worst-ms/"+fn)
 		})
 	}
+}
+
+// captureWasmMemory runs before the page's own scripts: it keeps the
+// memory of the wasm instance the page starts in globalThis.wasmMemory, so
+// that a benchmark can read the size of the Go heap's linear memory (it
+// only grows: its size is the peak).
+const captureWasmMemory = `(() => {
+	const keep = (r) => { globalThis.wasmMemory = (r.instance || r).exports.mem; return r; };
+	const streaming = WebAssembly.instantiateStreaming, plain = WebAssembly.instantiate;
+	WebAssembly.instantiateStreaming = (...a) => streaming(...a).then(keep);
+	WebAssembly.instantiate = (...a) => plain(...a).then(keep);
+})()`
+
+// BenchmarkBrowserLimits runs the largest scenario the limits allow (500
+// nodes, 10,000 pods, 24 hours; core/sim/testdata/perf/limits-24h.yaml) to
+// its end in the page, a few minutes at a time, and reports the wasm
+// memory's size afterwards (the Go heap's peak; the runtime dies at 4 GiB)
+// and how long it took. It takes many minutes, so it runs only with
+// CONVERGE_BENCH_LIMITS=1:
+//
+//	CONVERGE_BENCH_LIMITS=1 go test -run '^$' -bench BrowserLimits -benchtime 1x -timeout 2h ./cmd/converge
+func BenchmarkBrowserLimits(b *testing.B) {
+	if os.Getenv("CONVERGE_BENCH_LIMITS") == "" {
+		b.Skip("set CONVERGE_BENCH_LIMITS=1 to run the day-long scenario (many minutes)")
+	}
+	src, err := os.ReadFile(filepath.Join("..", "..", "core", "sim", "testdata", "perf", "limits-24h.yaml"))
+	require.NoError(b, err)
+	srv := startServe(b)
+	var peak, seconds, first float64
+	for b.Loop() {
+		p := openPageWith(b, srv.URL+"/", captureWasmMemory)
+		p.waitReady(b)
+		require.True(b, evalJS[bool](b, p, `(globalThis.big = converge.create()).load(`+jsString(string(src))+`).ok`))
+		start := time.Now()
+		for t := 0; t < 86400; {
+			step := 100 // each call within the harness's 30 s
+			if t < 600 {
+				step = 5 // the rollout of 10,000 pods: its busiest seconds
+			}
+			t = evalJS[int](b, p, fmt.Sprintf(`big.advance(%d)`, step))
+			if t == 600 {
+				first = time.Since(start).Seconds()
+			}
+		}
+		seconds = time.Since(start).Seconds()
+		peak = evalJS[float64](b, p, `wasmMemory.buffer.byteLength`)
+		b.Logf("wasm memory after 24 h: %.0f MiB, first 600 s in %.0f s, all in %.0f s", peak/(1<<20), first, seconds)
+		p.assertNoConsoleErrors(b)
+	}
+	b.ReportMetric(peak/(1<<20), "wasm-MiB")
+	b.ReportMetric(first, "s-to-600s")
+	b.ReportMetric(seconds, "s-to-24h")
 }

@@ -259,13 +259,13 @@ type page struct {
 // The tab closes when the test ends.
 func openPage(t testing.TB, url string) *page {
 	t.Helper()
-	return openPageWith(t, url, "")
+	return openPageWith(t, url)
 }
 
-// openPageWith is openPage that first has the tab run script in every
+// openPageWith is openPage that first has the tab run scripts in every
 // document it loads, before the page's own scripts (to stub a browser API,
 // say); "" runs nothing.
-func openPageWith(t testing.TB, url, script string) *page {
+func openPageWith(t testing.TB, url string, scripts ...string) *page {
 	t.Helper()
 	if err := sharedBrowser.start(); err != nil {
 		unavailable(t, "chromium cannot start: %v", err)
@@ -290,12 +290,15 @@ func openPageWith(t testing.TB, url, script string) *page {
 	}()
 	tctx, tcancel := context.WithTimeout(ctx, pageTimeout)
 	defer tcancel()
-	if script != "" {
-		add := chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-			_, err := cdp.Call(ctx, tg, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: script})
+	for _, script := range scripts {
+		if script == "" {
+			continue
+		}
+		require.NoError(t, chromedp.Do(tctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, cdppage.AddScriptToEvaluateOnNewDocument,
+				cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: script})
 			return err
-		})
-		require.NoError(t, chromedp.Do(tctx, add), "adding the script")
+		})), "adding a script to %s", url)
 	}
 	require.NoError(t, chromedp.Do(tctx, chromedp.Navigate(url)), "navigating to %s", url)
 	return p

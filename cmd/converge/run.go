@@ -91,11 +91,9 @@ func runScenario(ctx context.Context, e *env, file, output string, untilFlag *ti
 			return err
 		}
 		if output == "jsonl" {
-			line, err := s.TraceLine()
-			if err != nil {
+			if err := s.WriteTraceLine(out); err != nil {
 				return err
 			}
-			out.Write(line)
 			out.WriteByte('\n')
 		} else {
 			tl.tick(s)

@@ -215,6 +215,8 @@ func SetDefaults(obj Object) {
 		SetDefaultsConfigMap(o)
 	case *Node:
 		SetDefaultsNode(o)
+	case *HorizontalPodAutoscaler:
+		SetDefaultsHorizontalPodAutoscaler(o)
 	case *ResourceQuota:
 		SetDefaultsResourceQuota(o)
 	case *PodDisruptionBudget:

@@ -106,6 +106,24 @@ func removeFactors(v, base int64) (int64, int) {
 	return v, times
 }
 
+// NewMilliQuantity is resource.NewMilliQuantity followed by String: the
+// quantity of milli milli-units in its canonical form, binary (Ki, Mi ...)
+// when binary is set and the value is a whole multiple of 1024, decimal SI
+// otherwise (BinarySI's rule). The HPA's status prints usage this way
+// ("150m", "100Mi").
+func NewMilliQuantity(milli int64, binary bool) Quantity {
+	s := "0"
+	switch {
+	case milli == 0:
+	case binary && milli%1000 == 0 && (milli >= 1024*1000 || milli <= -1024*1000):
+		units, exp := removeFactors(milli/1000, 1024)
+		s = strconv.FormatInt(units, 10) + binarySuffixes[exp]
+	default:
+		s = decimalCanonical(milli, false)
+	}
+	return Quantity{s: s, milli: milli}
+}
+
 // Plus is resource.Quantity's Add: the sum, written canonically in q's
 // notation, or in o's when q is zero (as Add adopts the other format then).
 // A sum beyond the range of milli-units saturates.

@@ -29,7 +29,7 @@ type Resource struct {
 
 // resources are the kinds Converge serves, in `kubectl api-resources`
 // order: the core group first, then the other groups in discovery order
-// (apps, ..., policy), each group by plural name.
+// (apps, autoscaling, ..., policy), each group by plural name.
 var resources = []*Resource{
 	{Kind: KindConfigMap, Plural: "configmaps", Singular: "configmap", ShortNames: []string{"cm"}, Version: "v1",
 		Namespaced: true, Type: reflect.TypeFor[ConfigMap]()},
@@ -49,6 +49,9 @@ var resources = []*Resource{
 		Version: "v1", Namespaced: true, Categories: []string{"all"}, Type: reflect.TypeFor[Deployment]()},
 	{Kind: KindReplicaSet, Plural: "replicasets", Singular: "replicaset", ShortNames: []string{"rs"}, Group: "apps",
 		Version: "v1", Namespaced: true, Categories: []string{"all"}, Type: reflect.TypeFor[ReplicaSet]()},
+	{Kind: KindHorizontalPodAutoscaler, Plural: "horizontalpodautoscalers", Singular: "horizontalpodautoscaler",
+		ShortNames: []string{"hpa"}, Group: "autoscaling", Version: "v2", Namespaced: true, Categories: []string{"all"},
+		Type: reflect.TypeFor[HorizontalPodAutoscaler]()},
 	{Kind: KindPodDisruptionBudget, Plural: "poddisruptionbudgets", Singular: "poddisruptionbudget", ShortNames: []string{"pdb"},
 		Group: "policy", Version: "v1", Namespaced: true, Type: reflect.TypeFor[PodDisruptionBudget]()},
 }
@@ -98,17 +101,17 @@ func KindOf(obj Object) string {
 // here, so they accept the same spellings.
 func LookupResource(s string) (*Resource, bool) {
 	name := strings.ToLower(s)
-	group := ""
+	group, version := "", ""
 	if i := strings.IndexByte(name, '.'); i >= 0 {
 		name, group = name[:i], name[i+1:]
-		if j := strings.IndexByte(group, '.'); j >= 0 && group[:j] == "v1" {
-			group = group[j+1:]
-		} else if group == "v1" {
-			group = ""
+		if j := strings.IndexByte(group, '.'); j >= 0 && isVersion(group[:j]) {
+			version, group = group[:j], group[j+1:]
+		} else if isVersion(group) {
+			version, group = group, ""
 		}
 	}
 	for _, r := range resources {
-		if group != "" && group != r.Group {
+		if group != "" && group != r.Group || version != "" && version != r.Version {
 			continue
 		}
 		// The singular is the lower-case kind, so it matches the kind too.
@@ -117,6 +120,21 @@ func LookupResource(s string) (*Resource, bool) {
 		}
 	}
 	return nil, false
+}
+
+// isVersion reports whether s is an API version such as v1, v2 or
+// v1beta1, as the second part of "deployment.v1.apps" is.
+func isVersion(s string) bool {
+	if len(s) < 2 || s[0] != 'v' || s[1] < '1' || s[1] > '9' {
+		return false
+	}
+	rest := strings.TrimLeft(s[1:], "0123456789")
+	for _, q := range []string{"alpha", "beta"} {
+		if r, ok := strings.CutPrefix(rest, q); ok && r != "" && strings.Trim(r, "0123456789") == "" {
+			return true
+		}
+	}
+	return rest == ""
 }
 
 // Names are the plural, the singular (when it differs) and the short names:

@@ -31,6 +31,8 @@ func TestLookupResource(t *testing.T) {
 		{name: "a version alone matches any group, as kubectl does", in: "deployment.v1", want: api.KindDeployment},
 		{name: "wrong group", in: "pods.apps", want: ""},
 		{name: "wrong version", in: "deployment.v2.apps", want: ""},
+		{name: "another version", in: "hpa.v2.autoscaling", want: api.KindHorizontalPodAutoscaler},
+		{name: "a version alone in another group", in: "horizontalpodautoscalers.v2", want: api.KindHorizontalPodAutoscaler},
 		{name: "unknown group", in: "deployments.extensions", want: ""},
 		{name: "unknown", in: "secrets", want: ""},
 		{name: "empty", in: "", want: ""},
@@ -81,7 +83,7 @@ func TestResourceSpellings(t *testing.T) {
 func TestResourceTable(t *testing.T) {
 	t.Parallel()
 	rs := api.Resources()
-	require.Len(t, rs, 10)
+	require.Len(t, rs, 11)
 	assert.True(t, sort.SliceIsSorted(rs, func(i, j int) bool {
 		if rs[i].Group != rs[j].Group {
 			return rs[i].Group < rs[j].Group

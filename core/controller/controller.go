@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"converge/core/api"
+	"converge/core/labels"
 	"converge/core/store"
 )
 
@@ -35,8 +36,35 @@ type Context struct {
 	Store *store.Store
 	// Log collects the sync records of this tick.
 	Log *SyncLog
-	// Emitted collects the events of this tick.
+	// Emitted collects the events of this tick, as the recorder wrote them
+	// (aggregated, or dropped by its spam filter; see store.RecordEvent).
 	Emitted []store.EmittedEvent
+	// KeepCalls makes Calls collect every event the controllers asked for,
+	// before the recorder's correlation: what a FakeRecorder sees, which the
+	// differential tests compare (core/k8scase).
+	KeepCalls bool
+	// Calls are the events asked for, when KeepCalls is set.
+	Calls []store.EmittedEvent
+	// Metrics is the resource metrics API (metrics.k8s.io, served by the
+	// metrics server); nil when the cluster runs none.
+	Metrics MetricsAPI
+}
+
+// MetricsAPI is the resource metrics API as the HPA reads it: the last
+// sample of every pod in a namespace that sel matches and that has one,
+// sorted by name.
+type MetricsAPI interface {
+	PodMetrics(namespace string, sel labels.Selector) []PodMetrics
+}
+
+// PodMetrics is metrics.k8s.io/v1beta1 PodMetrics, summed over the pod's
+// containers: its usage in milli-units over Window, ending at Timestamp.
+type PodMetrics struct {
+	Namespace, Name string
+	Timestamp       time.Time
+	Window          time.Duration
+	// CPU is in millicores, Memory in milli-bytes (as Quantity.MilliValue).
+	CPU, Memory int64
 }
 
 // Now returns the simulated time.
@@ -50,6 +78,9 @@ func (c *Context) Event(obj api.Object, component, eventType, reason, message st
 // EventOnHost is Event with the source host set (kubelet events carry the
 // node name). An event that the recorder's spam filter drops is not kept.
 func (c *Context) EventOnHost(obj api.Object, component, host, eventType, reason, message string) {
+	if c.KeepCalls {
+		c.Calls = append(c.Calls, store.EmittedEvent{Type: eventType, Reason: reason, Message: message, Source: component})
+	}
 	if e, ok := c.Store.RecordEvent(obj, component, host, eventType, reason, message); ok {
 		c.Emitted = append(c.Emitted, e)
 	}

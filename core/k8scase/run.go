@@ -38,7 +38,7 @@ func (l *Loaded) Sync(c *Case) (*Outcome, error) {
 			return nil, err
 		}
 	}
-	ctx := &controller.Context{Store: l.Store, Log: &controller.SyncLog{}}
+	ctx := &controller.Context{Store: l.Store, Log: &controller.SyncLog{}, KeepCalls: true}
 	var name string
 	switch c.Controller {
 	case DeploymentController:
@@ -51,7 +51,7 @@ func (l *Loaded) Sync(c *Case) (*Outcome, error) {
 		return nil, fmt.Errorf("case %q: unknown controller %q", c.Name, c.Controller)
 	}
 	out := &Outcome{After: l.Dump(c.Deployment.Name)}
-	for _, e := range ctx.Emitted {
+	for _, e := range ctx.Calls { // as the controller asked, before the recorder's correlation
 		if e.Source == name {
 			out.Events = append(out.Events, Event{Type: e.Type, Reason: e.Reason, Message: e.Message})
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"converge/core/api"
+	"converge/core/store"
 )
 
 // Apply is what `kubectl apply` does for these objects (a scenario's
@@ -19,9 +20,11 @@ func Apply(env *Env, objs []api.Object) Result {
 	x := &execCtx{env: env, cmd: c, st: env.Store, ns: "default"}
 	before := env.Store.ResourceVersion()
 	sources := make([]string, len(objs))
+	prev := env.Store.SetWriter(store.Writer{Manager: store.ManagerClientSideApply, By: "kubectl apply"})
 	if err := x.applyObjects(objs, sources); err != nil {
 		x.errText(renderError(err))
 	}
+	env.Store.SetWriter(prev)
 	return Result{Output: trimNL(x.out.String()), Error: trimNL(x.errw.String()), Mutated: env.Store.ResourceVersion() != before}
 }
 

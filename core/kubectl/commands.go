@@ -1,5 +1,7 @@
 package kubectl
 
+import "converge/core/store"
+
 // cmdSpec is one kubectl command: its words, its flags and what it runs.
 type cmdSpec struct {
 	path    []string // {"rollout", "undo"}
@@ -22,7 +24,7 @@ var (
 	fRecursive      = boolF("recursive", "R")
 	fDryRun         = flagSpec{name: "dry-run", kind: stringFlag, def: "none", noOpt: "unchanged"}
 	fRecord         = boolF("record", "")
-	fFieldManager   = stringF("field-manager", "", "kubectl")
+	fFieldManager   = stringF("field-manager", "", store.ManagerKubectl)
 	fShowManaged    = boolF("show-managed-fields", "")
 	fTemplate       = stringF("template", "", "")
 	fAllowMissing   = boolDefF("allow-missing-template-keys", "", "true")
@@ -39,6 +41,24 @@ var (
 	rolloutFileFlag = append([]flagSpec{}, fileFlags...)
 )
 
+// withFieldManager sets the default of --field-manager (each command has
+// its own, kubectl-set, kubectl-patch ...), or drops the flag when def is ""
+// (kubectl scale has none, and the API server names its writes "kubectl",
+// after the user agent).
+func withFieldManager(flags []flagSpec, def string) []flagSpec {
+	out := make([]flagSpec, 0, len(flags))
+	for _, f := range flags {
+		if f.name == fFieldManager.name {
+			if def == "" {
+				continue
+			}
+			f.def = def
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
 func join(groups ...[]flagSpec) []flagSpec {
 	var out []flagSpec
 	for _, g := range groups {
@@ -50,21 +70,21 @@ func join(groups ...[]flagSpec) []flagSpec {
 // commands is the command tree, in the order `kubectl --help` lists them.
 var commands = []*cmdSpec{
 	{path: []string{"create"}, use: "create -f FILENAME", short: "Create a resource from a file or from stdin", mutates: true,
-		flags: join(fileFlags, mutationFlags, []flagSpec{fRecord, fValidate, fSelector, boolF("save-config", ""), boolF("edit", ""),
-			boolF("windows-line-endings", ""), stringF("raw", "", "")}),
+		flags: withFieldManager(join(fileFlags, mutationFlags, []flagSpec{fRecord, fValidate, fSelector, boolF("save-config", ""), boolF("edit", ""),
+			boolF("windows-line-endings", ""), stringF("raw", "", "")}), "kubectl-create"),
 		run: runCreate,
 		subs: []*cmdSpec{
 			{path: []string{"create", "deployment"}, aliases: []string{"deploy"},
 				use:   "create deployment NAME --image=image -- [COMMAND] [args...]",
 				short: "Create a deployment with the specified name", mutates: true,
-				flags: join(mutationFlags, []flagSpec{required(sliceF("image", "")), intF("replicas", "r", 32, "1"),
-					intF("port", "", 32, "-1"), boolF("save-config", ""), fValidate}),
+				flags: withFieldManager(join(mutationFlags, []flagSpec{required(sliceF("image", "")), intF("replicas", "r", 32, "1"),
+					intF("port", "", 32, "-1"), boolF("save-config", ""), fValidate}), "kubectl-create"),
 				run: runCreateDeployment},
 			{path: []string{"create", "configmap"}, aliases: []string{"cm"},
 				use:   "create configmap NAME [--from-file=[key=]source] [--from-literal=key1=value1] [--dry-run=server|client|none]",
 				short: "Create a config map from a local file, directory or literal value", mutates: true,
-				flags: join(mutationFlags, []flagSpec{arrayF("from-literal", ""), sliceF("from-file", ""), sliceF("from-env-file", ""),
-					boolF("append-hash", ""), boolF("save-config", ""), fValidate}),
+				flags: withFieldManager(join(mutationFlags, []flagSpec{arrayF("from-literal", ""), sliceF("from-file", ""), sliceF("from-env-file", ""),
+					boolF("append-hash", ""), boolF("save-config", ""), fValidate}), "kubectl-create"),
 				run: runCreateConfigMap},
 		}},
 	{path: []string{"get"}, use: "get [(-o|--output=)json|yaml|name|go-template|go-template-file|template|templatefile|jsonpath|jsonpath-as-json|jsonpath-file|custom-columns|custom-columns-file|wide] (TYPE[.VERSION][.GROUP] [NAME | -l label] | TYPE[.VERSION][.GROUP]/NAME ...) [flags]",
@@ -78,40 +98,40 @@ var commands = []*cmdSpec{
 		flags: join(fileFlags, []flagSpec{fSelector, fAllNamespaces, boolDefF("show-events", "", "true"), intF("chunk-size", "", 64, "500")}),
 		run:   runDescribe},
 	{path: []string{"apply"}, use: "apply (-f FILENAME | -k DIRECTORY)", short: "Apply a configuration to a resource by file name or stdin", mutates: true,
-		flags: join(fileFlags, mutationFlags, []flagSpec{fRecord, fValidate, fOverwrite, fSelector, boolF("force", ""), fGracePeriod,
-			fTimeout, boolF("wait", ""), boolF("prune", ""), boolF("server-side", ""), boolF("force-conflicts", "")}),
+		flags: withFieldManager(join(fileFlags, mutationFlags, []flagSpec{fRecord, fValidate, fOverwrite, fSelector, boolF("force", ""), fGracePeriod,
+			fTimeout, boolF("wait", ""), boolF("prune", ""), boolF("server-side", ""), boolF("force-conflicts", "")}), "kubectl-client-side-apply"),
 		run: runApply},
 	{path: []string{"patch"}, use: "patch (-f FILENAME | TYPE NAME) [-p PATCH|--patch-file FILE]",
 		short: "Update fields of a resource", mutates: true,
-		flags: join(fileFlags, mutationFlags, []flagSpec{stringF("patch", "p", ""), stringF("patch-file", "", ""),
-			stringF("type", "", "strategic"), fLocal, fRecord, stringF("subresource", "", "")}),
+		flags: withFieldManager(join(fileFlags, mutationFlags, []flagSpec{stringF("patch", "p", ""), stringF("patch-file", "", ""),
+			stringF("type", "", "strategic"), fLocal, fRecord, stringF("subresource", "", "")}), "kubectl-patch"),
 		run: runPatch},
 	{path: []string{"label"}, use: "label [--overwrite] (-f FILENAME | TYPE NAME) KEY_1=VAL_1 ... KEY_N=VAL_N [--resource-version=version]",
 		short: "Update the labels on a resource", mutates: true,
-		flags: join(fileFlags, mutationFlags, selectAllFlags, []flagSpec{fOverwrite, fResourceVer, fLocal, boolF("list", ""),
-			fAllNamespaces, stringF("field-selector", "", ""), fRecord}),
+		flags: withFieldManager(join(fileFlags, mutationFlags, selectAllFlags, []flagSpec{fOverwrite, fResourceVer, fLocal, boolF("list", ""),
+			fAllNamespaces, stringF("field-selector", "", ""), fRecord}), "kubectl-label"),
 		run: runLabel},
 	{path: []string{"annotate"}, use: "annotate [--overwrite] (-f FILENAME | TYPE NAME) KEY_1=VAL_1 ... KEY_N=VAL_N [--resource-version=version]",
 		short: "Update the annotations on a resource", mutates: true,
-		flags: join(fileFlags, mutationFlags, selectAllFlags, []flagSpec{fOverwrite, fResourceVer, fLocal, boolF("list", ""),
-			fAllNamespaces, stringF("field-selector", "", ""), fRecord}),
+		flags: withFieldManager(join(fileFlags, mutationFlags, selectAllFlags, []flagSpec{fOverwrite, fResourceVer, fLocal, boolF("list", ""),
+			fAllNamespaces, stringF("field-selector", "", ""), fRecord}), "kubectl-annotate"),
 		run: runAnnotate},
 	{path: []string{"scale"}, use: "scale [--resource-version=version] [--current-replicas=count] --replicas=COUNT (-f FILENAME | TYPE NAME)",
 		short: "Set a new size for a deployment, replica set, replication controller, or stateful set", mutates: true,
-		flags: join(fileFlags, mutationFlags, selectAllFlags, []flagSpec{required(intF("replicas", "", 0, "0")),
-			intF("current-replicas", "", 0, "-1"), fResourceVer, fTimeout, fRecord}),
+		flags: withFieldManager(join(fileFlags, mutationFlags, selectAllFlags, []flagSpec{required(intF("replicas", "", 0, "0")),
+			intF("current-replicas", "", 0, "-1"), fResourceVer, fTimeout, fRecord}), ""),
 		run: runScale},
 	{path: []string{"set"}, use: "set SUBCOMMAND", short: "Set specific features on objects",
 		subs: []*cmdSpec{
 			{path: []string{"set", "image"}, use: "set image (-f FILENAME | TYPE NAME) CONTAINER_NAME_1=CONTAINER_IMAGE_1 ... CONTAINER_NAME_N=CONTAINER_IMAGE_N",
 				short: "Update the image of a pod template", mutates: true,
-				flags: join(fileFlags, mutationFlags, selectAllFlags, []flagSpec{fLocal, fRecord}),
+				flags: withFieldManager(join(fileFlags, mutationFlags, selectAllFlags, []flagSpec{fLocal, fRecord}), "kubectl-set"),
 				run:   runSetImage},
 			{path: []string{"set", "env"}, use: "set env RESOURCE/NAME KEY_1=VAL_1 ... KEY_N=VAL_N",
 				short: "Update environment variables on a pod template", mutates: true,
-				flags: join(fileFlags, mutationFlags, selectAllFlags, []flagSpec{arrayF("env", "e"), stringF("containers", "c", "*"),
+				flags: withFieldManager(join(fileFlags, mutationFlags, selectAllFlags, []flagSpec{arrayF("env", "e"), stringF("containers", "c", "*"),
 					boolDefF("overwrite", "", "true"), boolF("list", ""), boolF("resolve", ""), stringF("from", "", ""),
-					stringF("prefix", "", ""), sliceF("keys", ""), fLocal}),
+					stringF("prefix", "", ""), sliceF("keys", ""), fLocal}), "kubectl-set"),
 				run: runSetEnv},
 		}},
 	{path: []string{"rollout"}, use: "rollout SUBCOMMAND", short: "Manage the rollout of a resource",
@@ -119,11 +139,11 @@ var commands = []*cmdSpec{
 			{path: []string{"rollout", "history"}, use: "history (TYPE NAME | TYPE/NAME) [flags]", short: "View rollout history",
 				flags: join(rolloutFileFlag, printFlags, []flagSpec{intF("revision", "", 64, "0")}), run: runRolloutHistory},
 			{path: []string{"rollout", "pause"}, use: "pause RESOURCE", short: "Mark the provided resource as paused", mutates: true,
-				flags: join(rolloutFileFlag, printFlags, []flagSpec{fFieldManager}), run: runRolloutPause},
+				flags: withFieldManager(join(rolloutFileFlag, printFlags, []flagSpec{fFieldManager}), "kubectl-rollout"), run: runRolloutPause},
 			{path: []string{"rollout", "restart"}, use: "restart RESOURCE", short: "Restart a resource", mutates: true,
-				flags: join(rolloutFileFlag, printFlags, []flagSpec{fFieldManager, fSelector}), run: runRolloutRestart},
+				flags: withFieldManager(join(rolloutFileFlag, printFlags, []flagSpec{fFieldManager, fSelector}), "kubectl-rollout"), run: runRolloutRestart},
 			{path: []string{"rollout", "resume"}, use: "resume RESOURCE", short: "Resume a paused resource", mutates: true,
-				flags: join(rolloutFileFlag, printFlags, []flagSpec{fFieldManager}), run: runRolloutResume},
+				flags: withFieldManager(join(rolloutFileFlag, printFlags, []flagSpec{fFieldManager}), "kubectl-rollout"), run: runRolloutResume},
 			{path: []string{"rollout", "status"}, use: "status (TYPE NAME | TYPE/NAME) [flags]", short: "Show the status of the rollout",
 				flags: join(rolloutFileFlag, []flagSpec{boolDefF("watch", "w", "true"), intF("revision", "", 64, "0"), fTimeout, fSelector}),
 				run:   runRolloutStatus},

@@ -10,6 +10,7 @@ func TestComplete(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	allTypes := []string{"cm", "configmap", "configmaps", "deploy", "deployment", "deployments", "endpoints", "ep", "ev", "event", "events",
+		"horizontalpodautoscaler", "horizontalpodautoscalers", "hpa",
 		"no", "node", "nodes", "pdb", "po", "pod", "poddisruptionbudget", "poddisruptionbudgets", "pods", "quota", "replicaset", "replicasets",
 		"resourcequota", "resourcequotas", "rs", "service", "services", "svc"}
 	pods := []string{"web-66b6c48dd5-4jw2m", "web-66b6c48dd5-8xk2p", "web-66b6c48dd5-tz7qw"}

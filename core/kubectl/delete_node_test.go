@@ -2,6 +2,7 @@ package kubectl
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -9,6 +10,7 @@ import (
 
 	"converge/core/api"
 	"converge/core/simtest"
+	"converge/core/store"
 )
 
 func TestDelete(t *testing.T) {
@@ -123,22 +125,20 @@ func TestDrain(t *testing.T) {
 		gone  []string // pods left terminating
 	}{
 		{"evicts the node's pods", nil, "drain node-1",
-			"node/node-1 cordoned\nevicting pod default/web-66b6c48dd5-4jw2m\nevicting pod default/web-66b6c48dd5-tz7qw\n" +
-				"pod/web-66b6c48dd5-4jw2m evicted\npod/web-66b6c48dd5-tz7qw evicted\nnode/node-1 drained", "",
+			"node/node-1 cordoned\nevicting pod default/web-66b6c48dd5-4jw2m\nevicting pod default/web-66b6c48dd5-tz7qw", "",
 			[]string{"web-66b6c48dd5-4jw2m", "web-66b6c48dd5-tz7qw"}},
 		{"bare pod needs force", bare, "drain node-1", "node/node-1 cordoned",
 			"error: unable to drain node \"node-1\" due to error: cannot delete Pods that declare no controller (use --force to override): default/bare, continuing command...\n" +
 				"There are pending nodes to be drained:\n node-1\ncannot delete Pods that declare no controller (use --force to override): default/bare", nil},
 		{"force", bare, "drain node-1 --force --ignore-daemonsets",
 			"node/node-1 cordoned\nWarning: deleting Pods that declare no controller: default/bare\nevicting pod default/bare\n" +
-				"evicting pod default/web-66b6c48dd5-4jw2m\nevicting pod default/web-66b6c48dd5-tz7qw\npod/bare evicted\n" +
-				"pod/web-66b6c48dd5-4jw2m evicted\npod/web-66b6c48dd5-tz7qw evicted\nnode/node-1 drained", "",
+				"evicting pod default/web-66b6c48dd5-4jw2m\nevicting pod default/web-66b6c48dd5-tz7qw", "",
 			[]string{"bare", "web-66b6c48dd5-4jw2m"}},
 		{"local storage", emptyDir, "drain node-1",
 			"node/node-1 cordoned", "error: unable to drain node \"node-1\" due to error: cannot delete Pods with local storage (use --delete-emptydir-data to override): default/scratch, continuing command...\n" +
 				"There are pending nodes to be drained:\n node-1\ncannot delete Pods with local storage (use --delete-emptydir-data to override): default/scratch", nil},
 		{"local storage allowed", emptyDir, "drain node-1 --delete-emptydir-data --pod-selector=app=scratch",
-			"node/node-1 cordoned\nWarning: deleting Pods with local storage: default/scratch\nevicting pod default/scratch\npod/scratch evicted\nnode/node-1 drained", "",
+			"node/node-1 cordoned\nWarning: deleting Pods with local storage: default/scratch\nevicting pod default/scratch", "",
 			[]string{"scratch"}},
 		{"two problems", func(t *testing.T, f *fixture) { bare(t, f); emptyDir(t, f) }, "drain node-1",
 			"node/node-1 cordoned", "error: unable to drain node \"node-1\" due to error: [cannot delete Pods that declare no controller (use --force to override): default/bare, " +
@@ -157,14 +157,14 @@ func TestDrain(t *testing.T) {
 			"node/node-1 cordoned (dry run)\nWarning: deleting Pods that declare no controller: default/bare\nevicting pod default/bare (dry run)\n" +
 				"evicting pod default/web-66b6c48dd5-4jw2m (dry run)\nevicting pod default/web-66b6c48dd5-tz7qw (dry run)\nnode/node-1 drained (dry run)", "", nil},
 		{"a disruption budget allows one of two", budget(2, 3, 1), "drain node-1",
-			"node/node-1 cordoned\nevicting pod default/web-66b6c48dd5-4jw2m\nevicting pod default/web-66b6c48dd5-tz7qw\npod/web-66b6c48dd5-4jw2m evicted",
-			`error when evicting pods/"web-66b6c48dd5-tz7qw" -n "default" (will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget.` +
-				"\n" + msgDrainNoWait, []string{"web-66b6c48dd5-4jw2m"}},
-		{"a disruption budget allows both", budget(1, 3, 2), "drain node-1",
 			"node/node-1 cordoned\nevicting pod default/web-66b6c48dd5-4jw2m\nevicting pod default/web-66b6c48dd5-tz7qw\n" +
-				"pod/web-66b6c48dd5-4jw2m evicted\npod/web-66b6c48dd5-tz7qw evicted\nnode/node-1 drained", "", []string{"web-66b6c48dd5-4jw2m", "web-66b6c48dd5-tz7qw"}},
+				`error when evicting pods/"web-66b6c48dd5-tz7qw" -n "default" (will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget.`,
+			"", []string{"web-66b6c48dd5-4jw2m"}},
+		{"a disruption budget allows both", budget(1, 3, 2), "drain node-1",
+			"node/node-1 cordoned\nevicting pod default/web-66b6c48dd5-4jw2m\nevicting pod default/web-66b6c48dd5-tz7qw", "",
+			[]string{"web-66b6c48dd5-4jw2m", "web-66b6c48dd5-tz7qw"}},
 		{"--disable-eviction bypasses the budget", budget(3, 3, 0), "drain node-1 --disable-eviction",
-			"node/node-1 cordoned\npod/web-66b6c48dd5-4jw2m deleted\npod/web-66b6c48dd5-tz7qw deleted\nnode/node-1 drained", "", []string{"web-66b6c48dd5-4jw2m"}},
+			"node/node-1 cordoned", "", []string{"web-66b6c48dd5-4jw2m"}},
 		{"server dry run", budget(1, 3, 2), "drain node-1 --dry-run=server",
 			"node/node-1 cordoned (server dry run)\nevicting pod default/web-66b6c48dd5-4jw2m (server dry run)\nevicting pod default/web-66b6c48dd5-tz7qw (server dry run)\nnode/node-1 drained (server dry run)", "", nil},
 		{"no node", nil, "drain", "", "error: USAGE: drain NODE [flags]\nSee 'kubectl drain -h' for help and examples", nil},
@@ -220,4 +220,119 @@ func emptyDir(t *testing.T, f *fixture) {
 	require.NoError(t, err)
 	simtest.MustCreate(t, f.st, simtest.NewPod("scratch", simtest.WithPodNode("node-1"), simtest.WithPodOwner(rs),
 		simtest.WithPodLabels(map[string]string{"app": "scratch"}), func(p *api.Pod) { p.Spec.Volumes = api.Raw(`[{"name":"tmp","emptyDir":{}}]`) }))
+}
+
+// gone finishes a terminating pod's deletion, as its kubelet would once
+// its containers stopped.
+func gone(t *testing.T, f *fixture, name string) {
+	t.Helper()
+	zero := int64(0)
+	require.NoError(t, f.st.Delete(api.KindPod, "default", name, store.DeleteOptions{GracePeriodSeconds: &zero}))
+}
+
+// allow sets budget web's disruptionsAllowed, as the disruption controller
+// does once the replacements are Ready.
+func allow(t *testing.T, f *fixture, n int32) {
+	t.Helper()
+	b, err := f.st.Get(api.KindPodDisruptionBudget, "default", "web")
+	require.NoError(t, err)
+	next := b.(*api.PodDisruptionBudget).DeepCopy()
+	next.Status.DisruptionsAllowed = n
+	_, err = f.st.UpdateStatus(next)
+	require.NoError(t, err)
+}
+
+// TestDrainWaits: drain goes on as kubectl's does (drain.go evictPods and
+// waitForDelete): an evicted pod is "evicted" once it is gone, a refused
+// eviction is announced and tried again every 5 seconds, and the node is
+// "drained" when all its pods are; --timeout ends the evictions and waits
+// with kubectl's errors.
+func TestDrainWaits(t *testing.T) {
+	t.Parallel()
+	const (
+		a = "web-66b6c48dd5-4jw2m"
+		b = "web-66b6c48dd5-tz7qw"
+	)
+	refused := `error when evicting pods/"` + b + `" -n "default" (will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget.`
+	t.Run("a budget paces the evictions", func(t *testing.T) {
+		t.Parallel()
+		f := newFixture(t)
+		budget(2, 3, 1)(t, f)
+		r := f.run("drain node-1")
+		require.True(t, r.OK(), r.Error)
+		require.NotNil(t, r.Wait)
+		assert.True(t, strings.HasSuffix(r.Output, refused), r.Output)
+		out, p := polls(t, f, r.Wait, 20, func(sec int) {
+			switch sec {
+			case 2:
+				gone(t, f, a)
+			case 3:
+				allow(t, f, 1)
+			case 6:
+				gone(t, f, b)
+			}
+		})
+		assert.Equal(t, []string{"", "pod/" + a + " evicted", "", "", "evicting pod default/" + b, "pod/" + b + " evicted\nnode/node-1 drained"}, out,
+			"the retry 5 s after the refusal; each pod reported once gone")
+		assert.True(t, p.Done)
+		assert.Empty(t, p.Error)
+	})
+	t.Run("a budget that never allows: --timeout", func(t *testing.T) {
+		t.Parallel()
+		f := newFixture(t)
+		budget(3, 3, 0)(t, f)
+		r := f.run("drain node-1 --timeout=12s")
+		require.True(t, r.OK(), r.Error)
+		require.NotNil(t, r.Wait)
+		out, p := polls(t, f, r.Wait, 30, nil)
+		retryA := `error when evicting pods/"` + a + `" -n "default" (will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget.`
+		assert.Equal(t, []string{"", "", "", "", "evicting pod default/" + a + "\n" + retryA + "\nevicting pod default/" + b + "\n" + refused,
+			"", "", "", "", "evicting pod default/" + a + "\n" + retryA + "\nevicting pod default/" + b + "\n" + refused,
+			"", "", "", "", "evicting pod default/" + a + "\nevicting pod default/" + b}, out)
+		require.True(t, p.Done)
+		timeout := func(pod string) string {
+			return `error when evicting pods/"` + pod + `" -n "default": global timeout reached: 12s`
+		}
+		assert.Equal(t, `There are pending pods in node "node-1" when an error occurred: [`+timeout(a)+`, `+timeout(b)+`]`+"\npod/"+a+"\npod/"+b+"\n"+
+			`error: unable to drain node "node-1" due to error: [`+timeout(a)+`, `+timeout(b)+`], continuing command...`+"\n"+
+			"There are pending nodes to be drained:\n node-1\n"+timeout(a)+"\n"+timeout(b), p.Error)
+	})
+	t.Run("deleted pods are waited for too", func(t *testing.T) {
+		t.Parallel()
+		f := newFixture(t)
+		r := f.run("drain node-1 --disable-eviction")
+		require.True(t, r.OK(), r.Error)
+		assert.Equal(t, "node/node-1 cordoned", r.Output)
+		require.NotNil(t, r.Wait)
+		out, p := polls(t, f, r.Wait, 5, func(sec int) {
+			if sec == 1 {
+				gone(t, f, a)
+				gone(t, f, b)
+			}
+		})
+		assert.Equal(t, []string{"pod/" + a + " deleted\npod/" + b + " deleted\nnode/node-1 drained"}, out)
+		assert.True(t, p.Done)
+		assert.Empty(t, p.Error)
+	})
+	t.Run("a pod that stays: the wait's timeout", func(t *testing.T) {
+		t.Parallel()
+		f := newFixture(t)
+		r := f.run("drain node-1 --timeout=3s")
+		require.True(t, r.OK(), r.Error)
+		_, p := polls(t, f, r.Wait, 10, nil)
+		require.True(t, p.Done)
+		assert.Contains(t, p.Error, `error when waiting for pod "`+a+`" in namespace "default" to terminate: context deadline exceeded`)
+		assert.Contains(t, p.Error, "There are pending nodes to be drained:\n node-1")
+	})
+	t.Run("the clone goes on alone", func(t *testing.T) {
+		t.Parallel()
+		f := newFixture(t)
+		r := f.run("drain node-1")
+		require.NotNil(t, r.Wait)
+		c := r.Wait.Clone()
+		gone(t, f, a)
+		gone(t, f, b)
+		assert.Equal(t, "pod/"+a+" evicted\npod/"+b+" evicted\nnode/node-1 drained", r.Wait.Poll(f.env).Output)
+		assert.Equal(t, "pod/"+a+" evicted\npod/"+b+" evicted\nnode/node-1 drained", c.Poll(f.env).Output, "the clone had not printed them")
+	})
 }

@@ -73,6 +73,8 @@ func (x *execCtx) describe(in info) string {
 		d.endpoints(o)
 	case *api.Event:
 		d.event(o)
+	case *api.HorizontalPodAutoscaler:
+		d.horizontalPodAutoscaler(o)
 	case *api.ResourceQuota:
 		d.resourceQuota(o)
 	case *api.PodDisruptionBudget:

@@ -74,7 +74,9 @@ func (c *Command) Exec(env *Env) (res Result) {
 		x.st = env.Store.Clone(env.Store.Clock().Clone())
 	}
 	before := env.Store.ResourceVersion()
+	prev := x.st.SetWriter(store.Writer{Manager: c.fieldManager(), By: c.path()})
 	err := c.spec.run(x)
+	x.st.SetWriter(prev)
 	if err != nil {
 		x.errText(renderError(err))
 	}
@@ -83,6 +85,19 @@ func (c *Command) Exec(env *Env) (res Result) {
 		res.Wait = x.wait
 	}
 	return res
+}
+
+// fieldManager is the manager the command's writes carry: its
+// --field-manager (whose default is the command's own, such as
+// kubectl-set), or, for a command without the flag, "kubectl", the first
+// word of kubectl's user agent, which the API server takes instead.
+func (c *Command) fieldManager() string {
+	if c.flagSpec(fFieldManager.name) != nil {
+		if m := c.str(fFieldManager.name); m != "" {
+			return m
+		}
+	}
+	return store.ManagerKubectl
 }
 
 // execCtx is one running command.

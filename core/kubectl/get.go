@@ -49,14 +49,14 @@ func runGet(x *execCtx) error {
 // List.
 func (x *execCtx) printGeneric(infos []info, single bool, format string) {
 	if single && len(infos) == 1 {
-		x.out.WriteString(formatValue(objectValue(infos[0].obj), format))
+		x.out.WriteString(formatValue(x.printValue(infos[0].obj), format))
 		return
 	}
 	objs := make([]api.Object, len(infos))
 	for i, in := range infos {
 		objs[i] = in.obj
 	}
-	x.out.WriteString(formatValue(listValue(objs), format))
+	x.out.WriteString(formatValue(x.listValue(objs), format))
 }
 
 // printTables prints one table per run of objects of the same type, with a

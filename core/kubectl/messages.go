@@ -207,9 +207,13 @@ const (
 	msgEvictingServerDry  = "evicting pod %s/%s (server dry run)"
 	msgEvictRetry         = "error when evicting pods/%q -n %q (will retry after 5s): %v"
 	msgEvictFailed        = "error when evicting pods/%q -n %q: %v"
-	// msgDrainNoWait is Converge's own line where kubectl drain would go on
-	// retrying: a step does not run across seconds yet (docs/fidelity.md).
-	msgDrainNoWait        = "Converge: kubectl drain would retry these evictions every 5s until the disruption budget allows them (or --timeout); a step does not wait yet, so drain stops here: run it again later"
+	msgEvictTimeout       = "error when evicting pods/%q -n %q: global timeout reached: %v"
+	msgDrainWaitFailed    = "error when waiting for pod %q in namespace %q to terminate: %v"
+	msgDrainSkipPod       = "pod %q has DeletionTimestamp older than %v seconds, skipping"
+	msgDrainPendingPods   = "There are pending pods in node %q when an error occurred: %v"
+	// msgDrainNoWait is Converge's own line where a server dry run's drain
+	// would go on retrying against a cluster the dry run does not change.
+	msgDrainNoWait        = "Converge: kubectl drain --dry-run=server would retry these evictions every 5s until the disruption budget allows them (or --timeout); a dry run does not change the cluster, so drain stops here"
 	msgPodSelectorInvalid = "--pod-selector=<pod_selector> must be a valid label selector"
 )
 

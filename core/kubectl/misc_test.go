@@ -35,17 +35,18 @@ func TestVersion(t *testing.T) {
 
 func TestAPIResources(t *testing.T) {
 	t.Parallel()
-	all := "NAME                   SHORTNAMES   APIVERSION   NAMESPACED   KIND\n" +
-		"configmaps             cm           v1           true         ConfigMap\n" +
-		"endpoints              ep           v1           true         Endpoints\n" +
-		"events                 ev           v1           true         Event\n" +
-		"nodes                  no           v1           false        Node\n" +
-		"pods                   po           v1           true         Pod\n" +
-		"resourcequotas         quota        v1           true         ResourceQuota\n" +
-		"services               svc          v1           true         Service\n" +
-		"deployments            deploy       apps/v1      true         Deployment\n" +
-		"replicasets            rs           apps/v1      true         ReplicaSet\n" +
-		"poddisruptionbudgets   pdb          policy/v1    true         PodDisruptionBudget"
+	all := "NAME                       SHORTNAMES   APIVERSION       NAMESPACED   KIND\n" +
+		"configmaps                 cm           v1               true         ConfigMap\n" +
+		"endpoints                  ep           v1               true         Endpoints\n" +
+		"events                     ev           v1               true         Event\n" +
+		"nodes                      no           v1               false        Node\n" +
+		"pods                       po           v1               true         Pod\n" +
+		"resourcequotas             quota        v1               true         ResourceQuota\n" +
+		"services                   svc          v1               true         Service\n" +
+		"deployments                deploy       apps/v1          true         Deployment\n" +
+		"replicasets                rs           apps/v1          true         ReplicaSet\n" +
+		"horizontalpodautoscalers   hpa          autoscaling/v2   true         HorizontalPodAutoscaler\n" +
+		"poddisruptionbudgets       pdb          policy/v1        true         PodDisruptionBudget"
 	cases := []struct{ name, line, out, err string }{
 		{"all, core group first", "api-resources", all, ""},
 		{"cluster-scoped, wide", "api-resources -o wide --namespaced=false",
@@ -56,7 +57,7 @@ func TestAPIResources(t *testing.T) {
 			"configmaps       cm      v1    true   ConfigMap\nendpoints        ep      v1    true   Endpoints\nevents           ev      v1    true   Event\n" +
 				"pods             po      v1    true   Pod\nresourcequotas   quota   v1    true   ResourceQuota\nservices         svc     v1    true   Service", ""},
 		{"sort by kind", "api-resources -o name --sort-by=kind",
-			"configmaps\ndeployments.apps\nendpoints\nevents\nnodes\npods\npoddisruptionbudgets.policy\nreplicasets.apps\nresourcequotas\nservices", ""},
+			"configmaps\ndeployments.apps\nendpoints\nevents\nhorizontalpodautoscalers.autoscaling\nnodes\npods\npoddisruptionbudgets.policy\nreplicasets.apps\nresourcequotas\nservices", ""},
 		{"verbs every type has", "api-resources -o name --verbs=get,list --api-group=apps", "deployments.apps\nreplicasets.apps", ""},
 		{"a verb no type has", "api-resources --verbs=proxy", "NAME   SHORTNAMES   APIVERSION   NAMESPACED   KIND", ""},
 		{"bad output", "api-resources -o json", "", "error: --output json is not available"},

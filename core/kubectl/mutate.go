@@ -89,11 +89,11 @@ func (x *execCtx) scaleOne(in info, replicas, current int64) error {
 	if current >= 0 && int64(have) != current {
 		return &plainError{msg: fmt.Sprintf(msgScalePrecondition, current, have)}
 	}
+	m := next.GetObjectMeta()
 	if replicas > store.MaxReplicas {
-		return store.TooManyReplicas(api.KindOf(next), next.GetObjectMeta().Name, replicas)
+		return store.TooManyReplicas(api.KindOf(next), m.Name, replicas)
 	}
-	next.GetObjectMeta().ResourceVersion = x.cmd.str("resource-version")
-	updated, err := x.st.Update(next)
+	updated, err := x.st.UpdateScale(in.rt.Kind, m.Namespace, m.Name, int32(replicas), x.cmd.str("resource-version"))
 	if err != nil {
 		return err
 	}

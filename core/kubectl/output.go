@@ -45,11 +45,40 @@ func objectValue(obj api.Object) any {
 	return v
 }
 
+// printValue is an object as -o yaml|json prints it: with
+// metadata.managedFields when --show-managed-fields is given, which kubectl
+// strips otherwise (the store keeps them beside the object).
+func (x *execCtx) printValue(obj api.Object) any {
+	v := objectValue(obj)
+	if !x.cmd.boolean(fShowManaged.name) {
+		return v
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return v
+	}
+	meta, ok := m["metadata"].(map[string]any)
+	if !ok {
+		return v
+	}
+	var entries []any
+	for _, e := range x.st.ManagedFields(obj.GetObjectMeta().UID) {
+		ev, err := toJSONValue(e)
+		if err == nil {
+			entries = append(entries, ev)
+		}
+	}
+	if len(entries) > 0 {
+		meta["managedFields"] = entries
+	}
+	return v
+}
+
 // listValue is the v1 List kubectl prints for several objects.
-func listValue(objs []api.Object) any {
+func (x *execCtx) listValue(objs []api.Object) any {
 	items := make([]any, 0, len(objs))
 	for _, o := range objs {
-		items = append(items, objectValue(o))
+		items = append(items, x.printValue(o))
 	}
 	return map[string]any{"apiVersion": "v1", "items": items, "kind": "List",
 		"metadata": map[string]any{"resourceVersion": ""}}
@@ -76,7 +105,7 @@ func (x *execCtx) printObject(rt *resourceType, obj api.Object, operation string
 			x.out.WriteString("---\n")
 		}
 		x.printed++
-		x.out.WriteString(formatValue(objectValue(obj), f))
+		x.out.WriteString(formatValue(x.printValue(obj), f))
 	default:
 		x.printName(rt, obj.GetObjectMeta().Name, operation)
 	}

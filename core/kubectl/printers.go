@@ -41,11 +41,12 @@ var tableColumns = map[string][]column{
 	api.KindPod:        append(cols("NAME", "READY", "STATUS", "RESTARTS", "AGE"), wideCols("IP", "NODE", "NOMINATED NODE", "READINESS GATES")...),
 	api.KindNode: append(cols("NAME", "STATUS", "ROLES", "AGE", "VERSION"),
 		wideCols("INTERNAL-IP", "EXTERNAL-IP", "OS-IMAGE", "KERNEL-VERSION", "CONTAINER-RUNTIME")...),
-	api.KindService:             append(cols("NAME", "TYPE", "CLUSTER-IP", "EXTERNAL-IP", "PORT(S)", "AGE"), wideCols("SELECTOR")...),
-	api.KindEndpoints:           cols("NAME", "ENDPOINTS", "AGE"),
-	api.KindConfigMap:           cols("NAME", "DATA", "AGE"),
-	api.KindResourceQuota:       cols("NAME", "AGE", "REQUEST", "LIMIT"),
-	api.KindPodDisruptionBudget: cols("NAME", "MIN AVAILABLE", "MAX UNAVAILABLE", "ALLOWED DISRUPTIONS", "AGE"),
+	api.KindService:                 append(cols("NAME", "TYPE", "CLUSTER-IP", "EXTERNAL-IP", "PORT(S)", "AGE"), wideCols("SELECTOR")...),
+	api.KindEndpoints:               cols("NAME", "ENDPOINTS", "AGE"),
+	api.KindConfigMap:               cols("NAME", "DATA", "AGE"),
+	api.KindHorizontalPodAutoscaler: cols("NAME", "REFERENCE", "TARGETS", "MINPODS", "MAXPODS", "REPLICAS", "AGE"),
+	api.KindResourceQuota:           cols("NAME", "AGE", "REQUEST", "LIMIT"),
+	api.KindPodDisruptionBudget:     cols("NAME", "MIN AVAILABLE", "MAX UNAVAILABLE", "ALLOWED DISRUPTIONS", "AGE"),
 	api.KindEvent: append(append(cols("LAST SEEN", "TYPE", "REASON", "OBJECT"), wideCols("SUBOBJECT", "SOURCE")...),
 		append(cols("MESSAGE"), wideCols("FIRST SEEN", "COUNT", "NAME")...)...),
 }
@@ -84,6 +85,8 @@ func tableRow(obj api.Object, now api.Time) []string {
 		return []string{o.Name, formatEndpoints(o), since(now, o.CreationTimestamp)}
 	case *api.ConfigMap:
 		return []string{o.Name, strconv.Itoa(len(o.Data) + len(o.BinaryData)), since(now, o.CreationTimestamp)}
+	case *api.HorizontalPodAutoscaler:
+		return hpaRow(o, now)
 	case *api.ResourceQuota:
 		request, limit := quotaCells(o)
 		return []string{o.Name, since(now, o.CreationTimestamp), request, limit}

@@ -147,7 +147,7 @@ func TestTermination(t *testing.T) {
 				h.tick()
 			}
 			assert.True(t, h.gone("web-x"), "removed at %ds", tc.goneAt)
-			assert.Empty(t, h.k.pods)
+			assert.Zero(t, h.k.pods.Len(), "the state of a removed pod is dropped")
 		})
 	}
 }

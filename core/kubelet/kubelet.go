@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"maps"
 	"time"
+	"unsafe"
 
 	"converge/core/api"
 	"converge/core/controller"
+	"converge/core/persist"
+	"converge/core/store"
 )
 
 // Image is how a simulated image behaves (the scenario's cluster.images,
@@ -89,18 +92,21 @@ type Controller struct {
 	images map[string]Image      // immutable after New; shared by clones
 	infos  map[string]*imageInfo // derived from image references (entries immutable)
 	nodes  map[string]*nodeState // by node name
-	pods   map[string]*podState  // by pod uid
-	byName map[string]string     // namespace/name -> uid, for the crash fault
-	seq    int                   // node indexes handed out
-	epoch  uint64                // Syncs run
+	// own is this version's owner of the pod states and map buckets it
+	// may write in place (package persist); a clone shares the rest.
+	own    *persist.Owner
+	pods   persist.Map[*podState] // by pod uid
+	byName persist.Map[string]    // namespace/name -> uid, for the crash fault
+	seq    int                    // node indexes handed out
+	epoch  uint64                 // Syncs run
 
-	order  []*podState  // the states of the last Sync's pods, in the store's order
-	spare  []*podState  // the buffer the next order is built in
 	byNode [][]boundPod // scratch of one Sync: its pods per node (not state, not cloned)
 	// reuse says byNode still holds the store's bound pods as of the end of
-	// the last Sync, whose write count was lastWrites.
-	reuse      bool
-	lastWrites int64
+	// the last Sync, when the store was lastStore and its pods had last
+	// changed at lastPods (store.Changes).
+	reuse     bool
+	lastStore *store.Identity
+	lastPods  int64
 }
 
 var _ controller.Controller = (*Controller)(nil)
@@ -111,32 +117,39 @@ func New(o Options) *Controller {
 	for k, v := range o.Images {
 		images[k] = v
 	}
-	return &Controller{images: images, nodes: map[string]*nodeState{}, pods: map[string]*podState{}, byName: map[string]string{}}
+	return &Controller{images: images, nodes: map[string]*nodeState{}, own: persist.NewOwner()}
 }
 
 // Name implements controller.Controller.
 func (k *Controller) Name() string { return Component }
 
-// Clone implements controller.Controller: a deep copy of the runtime state.
+// Clone implements controller.Controller: the nodes' runtime state is
+// copied, the pods' is shared until one of the two writes it (writable), so a
+// clone costs the nodes and 64 pointers per map.
 func (k *Controller) Clone() controller.Controller {
-	out := &Controller{images: k.images, nodes: make(map[string]*nodeState, len(k.nodes)),
-		pods: make(map[string]*podState, len(k.pods)), byName: maps.Clone(k.byName), seq: k.seq, epoch: k.epoch}
+	out := &Controller{images: k.images, nodes: make(map[string]*nodeState, len(k.nodes)), own: persist.NewOwner(),
+		pods: k.pods.Clone(), byName: k.byName.Clone(), seq: k.seq, epoch: k.epoch, infos: maps.Clone(k.infos)}
+	k.own = persist.NewOwner()
 	for name, n := range k.nodes {
 		out.nodes[name] = n.clone()
 	}
-	for uid, p := range k.pods {
-		out.pods[uid] = p.clone(out.nodes)
-	}
-	out.infos = maps.Clone(k.infos)
-	for _, p := range k.order {
-		if q := out.pods[p.uid]; q != nil && !p.gone {
-			out.order = append(out.order, q)
-		} else {
-			out.order = append(out.order, &podState{uid: p.uid, gone: true})
-		}
-	}
 	return out
 }
+
+// writable returns ps as k may write it: ps itself when k owns it, otherwise a
+// copy that takes its place. A caller holding ps elsewhere (byNode) must
+// use the result there too.
+func (k *Controller) writable(ps *podState) *podState {
+	if ps.own == k.own {
+		return ps
+	}
+	x := ps.copyFor(k.own)
+	k.pods.Set(k.own, x.uid, x)
+	return x
+}
+
+// node returns the runtime state of the node a pod state is bound to.
+func (k *Controller) node(ps *podState) *nodeState { return k.nodes[ps.nodeName] }
 
 func (k *Controller) image(ref string) Image { return k.images[ref] }
 
@@ -201,23 +214,28 @@ func (k *Controller) CrashPod(namespace, name string) error {
 	if namespace == "" {
 		namespace = api.NamespaceDefault
 	}
-	p := k.pods[k.byName[namespace+"/"+name]]
+	uid, _ := k.byName.Get(namespace + "/" + name)
+	p, _ := k.pods.Get(uid)
 	if p == nil {
 		return fmt.Errorf("pod %q: %w", name, ErrPodNotFound)
 	}
-	crashed := false
+	running := false
+	for i := range p.ctrs {
+		running = running || p.ctrs[i].ph == phRunning
+	}
+	if !running || p.killed {
+		return fmt.Errorf("pod %q: %w", name, ErrNotRunning)
+	}
+	// byNode holds the state as it was: look it up again at the next Sync.
+	p, k.reuse = k.writable(p), false
 	for i := range p.ctrs {
 		if c := &p.ctrs[i]; c.ph == phRunning {
 			c.crashReq = true
-			crashed = true
 		}
 	}
-	if !crashed || p.killed {
-		return fmt.Errorf("pod %q: %w", name, ErrNotRunning)
-	}
 	p.force = true
-	if p.node != nil {
-		p.node.dirty = true
+	if n := k.node(p); n != nil {
+		n.dirty = true
 	}
 	return nil
 }
@@ -232,9 +250,11 @@ func (k *Controller) Serving(p *api.Pod, now time.Time) bool {
 	if p == nil {
 		return false
 	}
-	ps := k.pods[p.UID]
-	if ps == nil || ps.killed || ps.node == nil || ps.node.down || ps.node.name != p.Spec.NodeName || len(ps.ctrs) == 0 ||
-		p.DeletionTimestamp != nil && !ps.terminating {
+	ps, _ := k.pods.Get(p.UID)
+	if ps == nil || ps.killed || ps.nodeName != p.Spec.NodeName || len(ps.ctrs) == 0 || p.DeletionTimestamp != nil && !ps.terminating {
+		return false
+	}
+	if n := k.node(ps); n == nil || n.down {
 		return false
 	}
 	for i := range ps.ctrs {
@@ -247,4 +267,28 @@ func (k *Controller) Serving(p *api.Pod, now time.Time) bool {
 		}
 	}
 	return true
+}
+
+// Estimated heap bytes of the runtime state, for UnsharedBytes.
+var (
+	nodeStateBytes = int64(unsafe.Sizeof(nodeState{})) + 2*persist.EntryBytes
+	podStateBytes  = int64(unsafe.Sizeof(podState{})) + 64
+	ctrBytes       = int64(unsafe.Sizeof(ctr{})) + 64
+)
+
+// UnsharedBytes estimates the heap k holds that prev (a clone of the same
+// kubelets, or nil) does not: every node's state (a clone copies them) and
+// the pod states and map buckets the two do not share.
+func (k *Controller) UnsharedBytes(prev controller.Controller) int64 {
+	n := int64(len(k.nodes)) * nodeStateBytes
+	for _, ns := range k.nodes {
+		n += int64(len(ns.present)+len(ns.pulls)) * persist.EntryBytes
+	}
+	var pp *persist.Map[*podState]
+	var pn *persist.Map[string]
+	if p, ok := prev.(*Controller); ok && p != nil {
+		pp, pn = &p.pods, &p.byName
+	}
+	n += k.pods.Unshared(pp, func(ps *podState) int64 { return podStateBytes + int64(len(ps.ctrs))*ctrBytes })
+	return n + k.byName.Unshared(pn, nil)
 }

@@ -137,7 +137,7 @@ func TestGracefulTermination(t *testing.T) {
 			assert.False(t, h.gone("web-x"))
 			h.runTo(tc.wantGoneAt)
 			assert.True(t, h.gone("web-x"))
-			assert.Empty(t, h.k.pods, "the state of a removed pod is dropped")
+			assert.Zero(t, h.k.pods.Len(), "the state of a removed pod is dropped")
 		})
 	}
 }
@@ -423,7 +423,7 @@ func TestNoPodIPLeft(t *testing.T) {
 	h.sync()
 	assert.Empty(t, h.pod("last").Status.PodIP)
 	assert.Equal(t, []string{ReasonSandboxFailed + ": " + msgNoIPs("node-1", 1)}, h.reasons())
-	ps := h.k.pods[h.pod("last").UID]
+	ps, _ := h.k.pods.Get(h.pod("last").UID)
 	l := nodeLog{}
 	l.count(ps)
 	assert.Equal(t, "no pod IP free for last: retry in 10s", l.waitText(at(10)))
@@ -504,7 +504,7 @@ func TestPodsOfUnknownNodesAreIgnored(t *testing.T) {
 	h.sync()
 	assert.Empty(t, h.pod("lost").Status.ContainerStatuses)
 	assert.Empty(t, h.pod("pending").Status.ContainerStatuses)
-	assert.Empty(t, h.k.pods)
+	assert.Zero(t, h.k.pods.Len())
 }
 
 func TestErrorsAreSentinels(t *testing.T) {

@@ -108,7 +108,7 @@ func (k *Controller) event(ctx *controller.Context, p *api.Pod, eventType, reaso
 // the node is already pulling share that pull.
 func (k *Controller) ensureImage(ctx *controller.Context, ps *podState, p *api.Pod, i int, now time.Time, log *nodeLog) {
 	c := &ps.ctrs[i]
-	n := ps.node
+	n := k.node(ps)
 	im := k.image(c.image)
 	if msg := k.info(c.image).invalid; msg != "" {
 		k.event(ctx, p, api.EventTypeWarning, ReasonInspectFailed, msg)
@@ -175,9 +175,10 @@ func (k *Controller) pullDone(ctx *controller.Context, ps *podState, p *api.Pod,
 	}
 	took := now.Sub(c.pullStart)
 	k.event(ctx, p, api.EventTypeNormal, ReasonPulled, msgPulled(c.image, took, took, k.info(c.image).size))
-	ps.node.present[c.image] = true
-	if end, ok := ps.node.pulls[c.image]; ok && !end.After(now) {
-		delete(ps.node.pulls, c.image)
+	n := k.node(ps)
+	n.present[c.image] = true
+	if end, ok := n.pulls[c.image]; ok && !end.After(now) {
+		delete(n.pulls, c.image)
 	}
 	k.create(ctx, ps, p, i, now)
 }

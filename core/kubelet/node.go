@@ -33,7 +33,11 @@ func (k *Controller) heartbeat(ctx *controller.Context, n *api.Node, ns *nodeSta
 		return
 	}
 	hb := api.NewTime(now)
-	conds := make([]api.NodeCondition, 0, len(n.Status.Conditions)+missing+1)
+	size := len(n.Status.Conditions) + missing
+	if ready == nil {
+		size++
+	}
+	conds := make([]api.NodeCondition, 0, size)
 	if missing > 0 {
 		for _, pc := range pressureConditions {
 			if api.GetNodeCondition(&n.Status, pc.Type) == nil {

@@ -3,6 +3,8 @@ package kubelet
 import (
 	"maps"
 	"time"
+
+	"converge/core/persist"
 )
 
 // phase is where one container is in its life, as the kubelet's runtime
@@ -158,10 +160,15 @@ const (
 var categoryWords = [numCategories]string{"pending", "pulling", "image pull back-off", "starting", "running", "running", "crash-looping",
 	"terminating", "invalid image name"}
 
-// podState is the kubelet's runtime state of one pod.
+// podState is the kubelet's runtime state of one pod. A clone of the
+// Controller shares it until one of the two writes it: whoever does
+// writes a copy (Controller.writable), so checkpoints cost the pods that
+// changed.
 type podState struct {
+	// own is the Controller version that may write it in place.
+	own                  *persist.Owner
 	uid, name, namespace string
-	node                 *nodeState
+	nodeName             string
 	ipHost               int // last octet of the pod IP; 0 while the sandbox has no IP
 	ip                   string
 	startTime            time.Time
@@ -179,9 +186,6 @@ type podState struct {
 	removeAt    time.Time
 	noIP        bool      // sandbox creation failed for want of an IP; FailedCreatePodSandBox sent
 	noIPAt      time.Time // when the sandbox is tried again
-	seen        uint64
-	pos         int  // index in Controller.order; -1 when not in it
-	gone        bool // forgotten (the pod was removed)
 
 	// The summary for the sync record, kept up to date by computeDue.
 	cat     category
@@ -235,12 +239,11 @@ func (n *nodeState) clone() *nodeState {
 	return &x
 }
 
-func (p *podState) clone(nodes map[string]*nodeState) *podState {
+// copyFor returns a copy of p that own may write.
+func (p *podState) copyFor(own *persist.Owner) *podState {
 	x := *p
+	x.own = own
 	x.ctrs = append([]ctr(nil), p.ctrs...)
-	if p.node != nil {
-		x.node = nodes[p.node.name]
-	}
 	return &x
 }
 

@@ -42,7 +42,7 @@ func kubeletCondition(t string) bool {
 
 // podStatus is the status the kubelet reports (generateAPIPodStatus).
 func (k *Controller) podStatus(ps *podState, p *api.Pod, now time.Time) api.PodStatus {
-	st := api.PodStatus{HostIP: ps.node.hostIP, PodIP: ps.ip, StartTime: api.NewTimePtr(ps.startTime), QOSClass: api.QOSClass(&p.Spec)}
+	st := api.PodStatus{HostIP: k.node(ps).hostIP, PodIP: ps.ip, StartTime: api.NewTimePtr(ps.startTime), QOSClass: api.QOSClass(&p.Spec)}
 	st.ContainerStatuses = make([]api.ContainerStatus, len(ps.ctrs))
 	var unready []string
 	for i := range ps.ctrs {
@@ -54,7 +54,13 @@ func (k *Controller) podStatus(ps *podState, p *api.Pod, now time.Time) api.PodS
 	slices.SortFunc(st.ContainerStatuses, func(a, b api.ContainerStatus) int { return strings.Compare(a.Name, b.Name) })
 	st.Phase = podPhase(p.Spec.RestartPolicy, st.ContainerStatuses, ps.killed)
 
-	conds := make([]api.PodCondition, 0, len(p.Status.Conditions)+5)
+	others := 0
+	for _, c := range p.Status.Conditions {
+		if !kubeletCondition(c.Type) {
+			others++
+		}
+	}
+	conds := make([]api.PodCondition, 0, others+5)
 	for _, c := range p.Status.Conditions {
 		if !kubeletCondition(c.Type) {
 			conds = append(conds, c)

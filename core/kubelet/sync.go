@@ -36,19 +36,19 @@ func (k *Controller) Sync(ctx *controller.Context) {
 	}
 	// Nothing but this kubelet wrote since its last Sync: the pods are the
 	// ones it grouped then (it kept their entries up to date).
-	reuse := same && k.reuse && s.Writes() == k.lastWrites
+	reuse := same && k.reuse && s.Identity() == k.lastStore && s.Changes(api.KindPod).Any() == k.lastPods
 	stale := false
 	if !reuse {
-		stale = k.groupPods(s, len(nodes)) != len(k.pods)
+		stale = k.groupPods(s, len(nodes)) != k.pods.Len()
 	}
 	k.reuse = true
 	for i, n := range nodes {
 		k.syncNode(ctx, n, k.nodes[n.Name], k.byNode[i], now, reuse)
 	}
 	if stale {
-		k.dropGone()
+		k.dropGone(s)
 	}
-	k.lastWrites = s.Writes()
+	k.lastStore, k.lastPods = s.Identity(), s.Changes(api.KindPod).Any()
 }
 
 // boundPod is a pod of this Sync with the kubelet's state of it (nil when new).
@@ -57,12 +57,9 @@ type boundPod struct {
 	ps *podState
 }
 
-// groupPods sorts this Sync's bound pods by node, in creation order, and
-// marks every pod's state as seen. It returns how many states it saw.
-//
-// The states of the last Sync are kept in the store's order, so a pod
-// usually finds its state by comparing one uid; only after a deletion or
-// for a newly bound pod does it take a map lookup.
+// groupPods sorts this Sync's bound pods by node, in creation order, with
+// the kubelet's state of each (nil for a pod it has not admitted yet). It
+// returns how many states it found.
 func (k *Controller) groupPods(s *store.Store, n int) int {
 	if cap(k.byNode) < n {
 		k.byNode = make([][]boundPod, n)
@@ -72,59 +69,46 @@ func (k *Controller) groupPods(s *store.Store, n int) int {
 		clear(k.byNode[i])
 		k.byNode[i] = k.byNode[i][:0]
 	}
-	old := k.order
-	next := k.spare[:0]
-	j := 0
+	found := 0
 	s.EachPod(func(p *api.Pod) bool {
 		if p.Spec.NodeName == "" {
 			return true
 		}
-		var ps *podState
-		for j < len(old) && old[j].gone {
-			j++
-		}
-		if j < len(old) && old[j].uid == p.UID {
-			ps = old[j]
-			j++
-		} else if ps = k.pods[p.UID]; ps != nil && ps.pos >= j && ps.pos < len(old) && old[ps.pos] == ps {
-			j = ps.pos + 1
-		}
-		var ns *nodeState
+		ps, _ := k.pods.Get(p.UID)
 		if ps != nil {
-			ps.seen = k.epoch
-			ps.pos = len(next)
-			next = append(next, ps)
-			ns = ps.node
-		} else {
-			ns = k.nodes[p.Spec.NodeName]
+			found++
 		}
-		if ns != nil && ns.epoch == k.epoch {
+		if ns := k.nodes[p.Spec.NodeName]; ns != nil && ns.epoch == k.epoch {
 			k.byNode[ns.pos] = append(k.byNode[ns.pos], boundPod{p, ps})
 		}
 		return true
 	})
-	clear(old)
-	k.order, k.spare = next, old[:0]
-	return len(next)
+	return found
 }
 
 // dropGone forgets the pods that no longer exist and frees their IPs.
-func (k *Controller) dropGone() {
-	for uid, p := range k.pods {
-		if p.seen != k.epoch {
-			k.forget(uid, p)
+func (k *Controller) dropGone(s *store.Store) {
+	var gone []*podState
+	k.pods.Range(func(uid string, p *podState) bool {
+		if !s.Exists(uid) {
+			gone = append(gone, p)
 		}
+		return true
+	})
+	for _, p := range gone {
+		k.forget(p)
 	}
 }
 
-func (k *Controller) forget(uid string, p *podState) {
-	p.gone = true
+// forget drops a pod's state and frees its IP (the state itself may live
+// on in a clone).
+func (k *Controller) forget(p *podState) {
 	k.reuse = false
-	if p.node != nil && p.ipHost > 0 {
-		p.node.used[p.ipHost] = false
+	if n := k.node(p); n != nil && p.ipHost > 0 {
+		n.used[p.ipHost] = false
 	}
-	delete(k.byName, p.namespace+"/"+p.name)
-	delete(k.pods, uid)
+	k.byName.Delete(k.own, p.namespace+"/"+p.name)
+	k.pods.Delete(k.own, p.uid)
 }
 
 // syncNode is one kubelet's pass over its node and pods. When its pods are
@@ -168,12 +152,15 @@ func (k *Controller) syncNode(ctx *controller.Context, n *api.Node, ns *nodeStat
 // writes the status when it changed. It returns the pod's state (nil once
 // the pod is removed) and the pod as stored now.
 func (k *Controller) syncPod(ctx *controller.Context, ns *nodeState, p *api.Pod, ps *podState, now time.Time, log *nodeLog) (*podState, *api.Pod) {
+	if ps != nil {
+		ps = k.writable(ps)
+	}
 	if p.DeletionTimestamp != nil {
 		return k.terminate(ctx, p, ps, now, log)
 	}
 	if ps == nil || len(ps.ctrs) != len(p.Spec.Containers) {
 		if ps != nil {
-			k.forget(p.UID, ps)
+			k.forget(ps)
 		}
 		ps = k.admit(ns, p, now)
 	}
@@ -192,13 +179,13 @@ func (k *Controller) syncPod(ctx *controller.Context, ns *nodeState, p *api.Pod,
 
 // admit starts tracking a pod newly bound to the node.
 func (k *Controller) admit(ns *nodeState, p *api.Pod, now time.Time) *podState {
-	ps := &podState{uid: p.UID, name: p.Name, namespace: p.Namespace, node: ns, startTime: now, seen: k.epoch, pos: -1,
+	ps := &podState{own: k.own, uid: p.UID, name: p.Name, namespace: p.Namespace, nodeName: ns.name, startTime: now,
 		ctrs: make([]ctr, len(p.Spec.Containers))}
 	for i, c := range p.Spec.Containers {
 		ps.ctrs[i] = ctr{name: c.Name, image: c.Image}
 	}
-	k.pods[p.UID] = ps
-	k.byName[p.Namespace+"/"+p.Name] = p.UID
+	k.pods.Set(k.own, p.UID, ps)
+	k.byName.Set(k.own, p.Namespace+"/"+p.Name, p.UID)
 	return ps
 }
 
@@ -277,7 +264,7 @@ func (k *Controller) terminate(ctx *controller.Context, p *api.Pod, ps *podState
 		log.act("remove terminated pod " + p.Name)
 	}
 	if ps != nil {
-		k.forget(p.UID, ps)
+		k.forget(ps)
 	}
 	k.reuse = false
 	return nil, p

@@ -94,7 +94,7 @@ func TestDecodeReportsEveryProblemWithItsPosition(t *testing.T) {
 		{"kind is not a string", "apiVersion: v1\nkind: [Pod]\n",
 			[]string{`m.yaml:2:7: cannot decode a list into kind (a string)`}},
 		{"unknown kind", "apiVersion: v1\nkind: Foo\n",
-			[]string{`m.yaml:2:7: no kind "Foo" is registered for version "v1"; Converge knows apps/v1 Deployment and ReplicaSet, v1 Pod, ConfigMap, Service, Node and ResourceQuota, and policy/v1 PodDisruptionBudget`}},
+			[]string{`m.yaml:2:7: no kind "Foo" is registered for version "v1"; Converge knows apps/v1 Deployment and ReplicaSet, v1 Pod, ConfigMap, Service, Node and ResourceQuota, autoscaling/v2 HorizontalPodAutoscaler, and policy/v1 PodDisruptionBudget`}},
 		{"a kind in the wrong case", "apiVersion: apps/v1\nkind: deployment\n",
 			[]string{`m.yaml:2:7: no kind "deployment" is registered for version "apps/v1"; did you mean "Deployment"?`}},
 		{"a kind in the wrong version", "apiVersion: v1\nkind: Deployment\n",
@@ -116,7 +116,7 @@ func TestDecodeReportsEveryProblemWithItsPosition(t *testing.T) {
 		{"a typed List with another kind", "apiVersion: apps/v1\nkind: DeploymentList\nitems:\n- {apiVersion: apps/v1, kind: ReplicaSet, metadata: {name: r}}\n",
 			[]string{`m.yaml:4:3: a DeploymentList holds only Deployments, not ReplicaSet`}},
 		{"problems in several documents", "apiVersion: v1\nkind: Foo\n---\napiVersion: v1\nkind: Pod\nmetadata: {nam: p}\n",
-			[]string{`m.yaml:2:7: no kind "Foo" is registered for version "v1"; Converge knows apps/v1 Deployment and ReplicaSet, v1 Pod, ConfigMap, Service, Node and ResourceQuota, and policy/v1 PodDisruptionBudget`,
+			[]string{`m.yaml:2:7: no kind "Foo" is registered for version "v1"; Converge knows apps/v1 Deployment and ReplicaSet, v1 Pod, ConfigMap, Service, Node and ResourceQuota, autoscaling/v2 HorizontalPodAutoscaler, and policy/v1 PodDisruptionBudget`,
 				`m.yaml:6:12: unknown field "nam" in metadata; did you mean "name"?`}},
 	}
 	for _, tc := range tests {
@@ -345,7 +345,7 @@ func TestDecodeObjects(t *testing.T) {
 
 	_, err = DecodeObjects([]byte("apiVersion: v1\nkind: Foo\n"), "-")
 	require.Error(t, err)
-	assert.Equal(t, `-:2:7: no kind "Foo" is registered for version "v1"; Converge knows apps/v1 Deployment and ReplicaSet, v1 Pod, ConfigMap, Service, Node and ResourceQuota, and policy/v1 PodDisruptionBudget`, err.Error())
+	assert.Equal(t, `-:2:7: no kind "Foo" is registered for version "v1"; Converge knows apps/v1 Deployment and ReplicaSet, v1 Pod, ConfigMap, Service, Node and ResourceQuota, autoscaling/v2 HorizontalPodAutoscaler, and policy/v1 PodDisruptionBudget`, err.Error())
 }
 
 func TestDecodeNode(t *testing.T) {

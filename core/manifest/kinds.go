@@ -18,7 +18,7 @@ type kindInfo struct {
 // them (Endpoints and Events are the control plane's to write). Their
 // apiVersions and Go types are core/api's resource table's.
 var kinds = registered(api.KindDeployment, api.KindReplicaSet, api.KindPod, api.KindConfigMap, api.KindService, api.KindNode,
-	api.KindResourceQuota, api.KindPodDisruptionBudget)
+	api.KindResourceQuota, api.KindHorizontalPodAutoscaler, api.KindPodDisruptionBudget)
 
 func registered(names ...string) []kindInfo {
 	out := make([]kindInfo, len(names))

@@ -42,6 +42,7 @@ func (p *parser) cluster(rc *rawCluster) Cluster {
 			}
 		}
 	}
+	c.GitOps = p.gitops(rc.GitOps)
 	if len(rc.Images) > 0 {
 		c.Images = map[string]ImageSpec{}
 		probe := Cluster{Images: map[string]ImageSpec{}}

@@ -64,7 +64,7 @@ func (s *Scenario) setDurationNode() {
 // checkStep applies Parse's rules to a step built in code.
 func (s *Scenario) checkStep(st Step) error {
 	n := 0
-	for _, set := range []bool{st.Kubectl != "", len(st.Apply) > 0, st.Fault != nil, st.Expect != nil} {
+	for _, set := range []bool{st.Kubectl != "", len(st.Apply) > 0, st.Fault != nil, st.Expect != nil, len(st.Commit) > 0, st.Load != nil} {
 		if set {
 			n++
 		}
@@ -87,6 +87,14 @@ func (s *Scenario) checkStep(st Step) error {
 		if f.IsNodeFault() && !s.hasNode(f.Target) {
 			return fmt.Errorf("fault %s: unknown node %q", st.Fault, f.Target)
 		}
+	}
+	if st.Load != nil {
+		if _, err := ParseLoad(st.Load.String()); err != nil {
+			return fmt.Errorf("load %s: %w", st.Load, err)
+		}
+	}
+	if len(st.Commit) > 0 && s.Cluster.GitOps == nil {
+		return errNoGitOps
 	}
 	if st.Expect != nil {
 		if _, err := ParseExpect(st.Expect.String()); err != nil {
@@ -204,6 +212,10 @@ func stepNode(st Step) *yaml.Node {
 		add("fault", strNode(st.Fault.String()))
 	case st.Expect != nil:
 		add("expect", strNode(st.Expect.String()))
+	case len(st.Commit) > 0:
+		add("commit", commitNode(st.Commit))
+	case st.Load != nil:
+		add("load", strNode(st.Load.String()))
 	}
 	if st.ExpectError != "" {
 		add("expectError", strNode(st.ExpectError))

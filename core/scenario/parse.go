@@ -60,6 +60,7 @@ type rawCluster struct {
 	Nodes   []rawNode           `json:"nodes"`
 	Timings *rawTimings         `json:"timings"`
 	Images  map[string]rawImage `json:"images"`
+	GitOps  *rawGitOps          `json:"gitops"`
 }
 
 type rawNode struct {
@@ -97,6 +98,8 @@ type rawStep struct {
 	Apply       *yaml.Node `json:"apply"`
 	Fault       *yaml.Node `json:"fault"`
 	Expect      *yaml.Node `json:"expect"`
+	Commit      *yaml.Node `json:"commit"`
+	Load        *yaml.Node `json:"load"`
 	ExpectError *yaml.Node `json:"expectError"`
 }
 
@@ -343,6 +346,7 @@ func parseScenario(doc *yaml.Node, file string, cols *columns) (*Scenario, Probl
 			p.checkStepsWithin(s)
 		}
 	}
+	p.checkCommits(s)
 	if !p.probs.HasErrors() {
 		// Updates are checked between objects that are valid on their own.
 		p.checkUpdates(s)
@@ -454,4 +458,4 @@ func (p *parser) checkStepsWithin(s *Scenario) {
 	}
 }
 
-var errNoAction = errors.New("a step needs exactly one of kubectl, apply, fault, expect")
+var errNoAction = errors.New("a step needs exactly one of kubectl, apply, fault, expect, commit, load")

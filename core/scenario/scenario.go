@@ -71,6 +71,8 @@ type Cluster struct {
 	// Images says how listed images behave; unlisted images are healthy
 	// with DefaultImage's timings (see Image).
 	Images map[string]ImageSpec
+	// GitOps is the GitOps reconciler and its repository, or nil.
+	GitOps *GitOps
 }
 
 // NodeSpec is one node: its name and capacity.
@@ -175,8 +177,8 @@ func (c Cluster) NodeNames() []string {
 	return out
 }
 
-// Step is one timed action. Exactly one of Kubectl, Apply, Fault and Expect
-// is set.
+// Step is one timed action. Exactly one of Kubectl, Apply, Fault, Expect,
+// Commit and Load is set.
 type Step struct {
 	// At is when the step runs, a whole number of seconds from t=0.
 	At time.Duration
@@ -186,6 +188,10 @@ type Step struct {
 	Apply  []manifest.Doc
 	Fault  *Fault
 	Expect *Expect
+	// Commit is a new commit of cluster.gitops's repository.
+	Commit []CommitItem
+	// Load sets the load on a Deployment's pods.
+	Load *LoadStep
 	// ExpectError, on a kubectl or apply step, says that the step must fail
 	// with an error containing this text.
 	ExpectError string
@@ -211,6 +217,10 @@ func (s Step) Action() string {
 		return "fault " + s.Fault.String()
 	case s.Expect != nil:
 		return "expect " + s.Expect.String()
+	case len(s.Commit) > 0:
+		return commitAction(s.Commit)
+	case s.Load != nil:
+		return "load " + s.Load.String()
 	}
 	return ""
 }

@@ -45,7 +45,8 @@ func (p *parser) step(rs rawStep, path string) (Step, bool) {
 		st.At = d
 	}
 	var acts []action
-	for _, a := range []action{{"kubectl", rs.Kubectl}, {"apply", rs.Apply}, {"fault", rs.Fault}, {"expect", rs.Expect}} {
+	for _, a := range []action{{"kubectl", rs.Kubectl}, {"apply", rs.Apply}, {"fault", rs.Fault}, {"expect", rs.Expect},
+		{"commit", rs.Commit}, {"load", rs.Load}} {
 		if a.node != nil {
 			acts = append(acts, a)
 		}
@@ -95,6 +96,10 @@ func (p *parser) step(rs rawStep, path string) (Step, bool) {
 			first.Fault = st.Fault
 		case "expect":
 			first.Expect = st.Expect
+		case "commit":
+			first.Commit = st.Commit
+		case "load":
+			first.Load = st.Load
 		}
 		st = first
 	}
@@ -104,8 +109,12 @@ func (p *parser) step(rs rawStep, path string) (Step, bool) {
 // action reads one action of a step into st.
 func (p *parser) action(st *Step, a action, path string) {
 	n := a.node
-	if a.name == "apply" {
+	switch a.name {
+	case "apply":
 		st.Apply = p.apply(n, path)
+		return
+	case "commit":
+		st.Commit = p.commit(n, path)
 		return
 	}
 	s, ok := p.str(n, path)
@@ -145,6 +154,13 @@ func (p *parser) action(st *Step, a action, path string) {
 			return
 		}
 		st.Expect = e
+	case "load":
+		l, err := ParseLoad(s)
+		if err != nil {
+			p.exprError(n, path, "invalid load", err)
+			return
+		}
+		st.Load = l
 	}
 }
 

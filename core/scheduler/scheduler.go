@@ -64,22 +64,21 @@ func (c *Controller) Sync(ctx *controller.Context) {
 // pendingPods returns the pods to schedule now, in the queue's order
 // (PrioritySort: higher priority first, then the older pod): not bound, not
 // being deleted, not finished, meant for this scheduler, and not waiting out
-// a back-off.
+// a back-off. The store keeps the unbound pods apart, as the scheduler's
+// informer hands it only those: a cluster with none costs nothing.
 func pendingPods(ctx *controller.Context, now time.Time) []*api.Pod {
 	var queue []*api.Pod
-	ctx.Store.EachPod(func(p *api.Pod) bool {
-		if p.Spec.NodeName != "" || p.DeletionTimestamp != nil || p.Status.Phase == api.PodSucceeded ||
-			p.Status.Phase == api.PodFailed {
-			return true
+	for _, p := range ctx.Store.UnboundPods() {
+		if p.DeletionTimestamp != nil || p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed {
+			continue
 		}
 		if n := p.Spec.SchedulerName; n != "" && n != Component {
-			return true
+			continue
 		}
 		if attemptDue(p, now) {
 			queue = append(queue, p)
 		}
-		return true
-	})
+	}
 	slices.SortStableFunc(queue, func(a, b *api.Pod) int {
 		if c := cmp.Compare(api.Deref(b.Spec.Priority, 0), api.Deref(a.Spec.Priority, 0)); c != 0 {
 			return c

@@ -63,4 +63,20 @@
 // (cheap copies: stored objects are immutable and shared) every few seconds;
 // SeekTo(t) restores the nearest checkpoint at or before t and replays from
 // there, which is how the page scrubs backwards.
+//
+// # Memory
+//
+// A checkpoint shares with the state it was cloned from every object and
+// every piece of the store and of the kubelets' state that neither wrote
+// since (package persist), so it costs what changed. Options.MemoryBudget
+// bounds what the checkpoints hold, as estimated (Memory): the spacing
+// doubles, and the checkpoints off it go, when they would exceed it. Seeks
+// then replay more seconds; memory stays bounded however long the scenario.
+//
+// # Trace lines
+//
+// WriteTraceLine writes a snapshot field by field, each stored object from
+// the JSON the store keeps for its version (store.Store.WriteJSONList): the
+// bytes of json.Marshal(Snapshot), at the cost of the objects that changed.
+// docs/performance.md has the figures.
 package sim

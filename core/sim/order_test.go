@@ -21,23 +21,65 @@ func names(cs []Component) []string {
 func TestTickOrderIsTheOrderTheEngineRuns(t *testing.T) {
 	t.Parallel()
 	order := TickOrder()
-	assert.Equal(t, []string{"node-controller", "garbage-collector-controller", "resourcequota-controller", "replicaset-controller",
-		"deployment-controller", "disruption-controller", "default-scheduler", "endpoint-controller", "kubelet"}, names(order))
-	require.NotEmpty(t, order)
-	for _, c := range order[:len(order)-1] {
+	assert.Equal(t, []string{"gitops", "node-controller", "garbage-collector-controller", "resourcequota-controller", "replicaset-controller",
+		"horizontal-pod-autoscaler", "deployment-controller", "disruption-controller", "default-scheduler", "endpoint-controller", "kubelet",
+		"metrics-server"}, names(order))
+	require.Len(t, order, 12)
+	for _, c := range order[:len(order)-2] {
 		assert.Equal(t, ControlPlane, c.Stage, c.Name)
 	}
-	assert.Equal(t, Nodes, order[len(order)-1].Stage)
+	assert.Equal(t, Nodes, order[len(order)-2].Stage)
+	assert.Equal(t, Metrics, order[len(order)-1].Stage)
 
-	s, err := New(load(t, scenarios.FS, "basic-loop.yaml"), Options{})
+	s, err := New(parse(t, gitopsAndHPA), Options{})
 	require.NoError(t, err)
 	var ran []Component
 	for _, c := range s.state.plane {
 		ran = append(ran, Component{Name: c.Name(), Stage: ControlPlane})
 	}
-	ran = append(ran, Component{Name: s.state.kubelet.Name(), Stage: Nodes})
+	ran = append(ran, Component{Name: s.state.kubelet.Name(), Stage: Nodes}, Component{Name: s.state.metrics.Name(), Stage: Metrics})
 	assert.Equal(t, order, ran, "the components a simulation runs, by their own Name(), in the order runTick calls them")
+
+	plain, err := New(load(t, scenarios.FS, "basic-loop.yaml"), Options{})
+	require.NoError(t, err)
+	require.Len(t, plain.state.plane, len(order)-3, "without cluster.gitops there is no GitOps reconciler")
+	assert.Equal(t, "node-controller", plain.state.plane[0].Name())
 }
+
+// gitopsAndHPA has every component: a GitOps repo, an HPA and a load.
+const gitopsAndHPA = `name: gitops-and-hpa
+duration: 60s
+cluster:
+  gitops:
+    interval: 30s
+    repo:
+    - apiVersion: apps/v1
+      kind: Deployment
+      metadata: {name: web}
+      spec:
+        replicas: 2
+        selector: {matchLabels: {app: web}}
+        template:
+          metadata: {labels: {app: web}}
+          spec:
+            containers:
+            - name: web
+              image: nginx:1.27
+              resources: {requests: {cpu: 100m}}
+objects:
+- apiVersion: autoscaling/v2
+  kind: HorizontalPodAutoscaler
+  metadata: {name: web}
+  spec:
+    scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+    maxReplicas: 5
+    metrics:
+    - type: Resource
+      resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}
+steps:
+- at: 5s
+  load: deployment/web cpu=300m
+`
 
 func TestTickOrderNamesEverySyncRecordsController(t *testing.T) {
 	t.Parallel()
@@ -53,6 +95,7 @@ func TestTickOrderNamesEverySyncRecordsController(t *testing.T) {
 		load(t, scenarios.FS, "quota-blocks-rollout.yaml"),
 		load(t, scenarios.FS, "pdb-drain.yaml"),
 		parse(t, cascadingDelete),
+		parse(t, gitopsAndHPA),
 	} {
 		name := scn.Name
 		s, err := New(scn, Options{})
@@ -102,5 +145,5 @@ func TestTickOrderIsTheCallersOwn(t *testing.T) {
 	t.Parallel()
 	a := TickOrder()
 	a[0].Name = "changed"
-	assert.Equal(t, "node-controller", TickOrder()[0].Name)
+	assert.Equal(t, "gitops", TickOrder()[0].Name)
 }

@@ -63,4 +63,9 @@ func TestEstimatedBytesGrowsWithTheState(t *testing.T) {
 	before := big.EstimatedBytes()
 	big.SeekTo(600)
 	assert.Greater(t, big.EstimatedBytes(), before, "54 more checkpoints")
+	m := big.Memory()
+	assert.Equal(t, m.Total(), big.EstimatedBytes(), "one measure: the page's budget and the checkpoints' are the same estimate")
+	assert.Equal(t, m.State+m.Caches+m.Bytes+m.Samples, m.Total())
+	assert.LessOrEqual(t, m.Bytes, m.Budget, "the checkpoints' share stays within Options.MemoryBudget")
+	assert.Equal(t, int64(601*sampleBytes), m.Samples)
 }

@@ -2,17 +2,18 @@ package sim
 
 import (
 	"fmt"
-	"maps"
-	"sort"
+	"slices"
 	"time"
 
 	"converge/core/api"
 	"converge/core/clock"
 	"converge/core/controller"
 	"converge/core/controller/endpoints"
+	"converge/core/controller/gitops"
 	"converge/core/kubectl"
 	"converge/core/kubelet"
 	"converge/core/manifest"
+	"converge/core/metrics"
 	"converge/core/scenario"
 	"converge/core/store"
 )
@@ -20,17 +21,30 @@ import (
 // MaxRounds bounds the control-plane rounds of one tick.
 const MaxRounds = 8
 
-// DefaultCheckpointEvery is how many seconds apart checkpoints are taken.
+// DefaultCheckpointEvery is how many seconds apart checkpoints start.
 const DefaultCheckpointEvery = 10
 
-// MaxCheckpoints bounds the checkpoints kept; beyond it every other one is dropped.
+// MaxCheckpoints bounds the checkpoints kept; beyond it they are thinned
+// (see Options.MemoryBudget).
 const MaxCheckpoints = 256
+
+// DefaultMemoryBudget is the estimated heap the checkpoints may hold
+// beyond the live state: 256 MiB.
+const DefaultMemoryBudget = 256 << 20
 
 // Options tunes an engine.
 type Options struct {
-	// CheckpointEvery is the spacing of checkpoints in seconds; 0 means
-	// DefaultCheckpointEvery, a negative value disables them.
+	// CheckpointEvery is the spacing of checkpoints in seconds at the
+	// start; 0 means DefaultCheckpointEvery, a negative value disables them
+	// (but for t=0).
 	CheckpointEvery int
+	// MemoryBudget bounds the bytes the checkpoints hold beyond what they
+	// share with the live state and with one another, as estimated
+	// (Memory): when a checkpoint would exceed it, or MaxCheckpoints, the
+	// spacing doubles and the checkpoints off the new spacing go. 0 means
+	// DefaultMemoryBudget; a negative value means no budget (the count
+	// still bounds them).
+	MemoryBudget int64
 }
 
 // Sim is one simulation. It is not safe for concurrent use.
@@ -40,8 +54,21 @@ type Sim struct {
 	state *state
 	// checkpoints, sorted by t; checkpoints[0] is always t=0.
 	checkpoints []*state
+	// every is the checkpoints' spacing now (Options.CheckpointEvery, then
+	// doubled each time they are thinned); 0 when there are none.
+	every int64
+	// cpBytes is the sum of the checkpoints' bytes.
+	cpBytes int64
 	// samples holds the summary of each second computed so far.
 	samples []Sample
+	// lineSize is the length of the last TraceLine, to size the next.
+	lineSize int
+	// Scratch of one tick, kept to spare allocations: the sync log (merged
+	// into the tick's syncs), the index mergeSyncs builds, and the events
+	// (copied into the tick's, at their size).
+	log     controller.SyncLog
+	lastKey map[syncKey]int
+	emitted []store.EmittedEvent
 	// console holds the waiting commands run from the console (Run) that
 	// only read: they are no step, so they live beside the state.
 	console     []*consoleWait
@@ -54,16 +81,24 @@ type state struct {
 	t       int64
 	clock   *clock.Clock
 	store   *store.Store
-	plane   []controller.Controller
+	plane   []planeMember
 	kubelet *kubelet.Controller
+	metrics *metrics.Server
 	// prevEndpoints are the Endpoints objects at the end of the previous tick.
 	prevEndpoints []*api.Endpoints
 	// next is the index of the next step to run.
 	next int
 	// tick holds the outputs of tick t.
 	tick Tick
+	// line caches the trace line's fields that are not object lists, as
+	// JSON (WriteTraceLine); nil until a line is written in this tick, and
+	// never cloned.
+	line [][]byte
 	// expects holds the outcome of each expect step run so far, by step index.
 	expects map[int]StepResult
+	// bytes is, for a checkpoint, the heap it holds that the checkpoint
+	// before it does not (unsharedBytes).
+	bytes int64
 	// waits are the waiting steps still running, in the order they
 	// started; progress is everything each waiting step (running or ended)
 	// has printed so far, by step index.
@@ -71,26 +106,14 @@ type state struct {
 	progress map[int]StepResult
 }
 
-func (st *state) clone() *state {
-	c := st.clock.Clone()
-	out := &state{t: st.t, clock: c, store: st.store.Clone(c), next: st.next, tick: st.tick,
-		prevEndpoints: st.prevEndpoints, kubelet: st.kubelet.Clone().(*kubelet.Controller),
-		expects: make(map[int]StepResult, len(st.expects))}
-	for k, v := range st.expects {
-		out.expects[k] = v
+// gitops is the state's GitOps reconciler, or nil.
+func (st *state) gitops() *gitops.Controller {
+	for _, p := range st.plane {
+		if g, ok := p.Controller.(*gitops.Controller); ok {
+			return g
+		}
 	}
-	out.progress = maps.Clone(st.progress)
-	out.waits = make([]*waiting, len(st.waits))
-	for i, w := range st.waits {
-		x := *w
-		x.w = w.w.Clone()
-		out.waits[i] = &x
-	}
-	out.plane = make([]controller.Controller, len(st.plane))
-	for i, p := range st.plane {
-		out.plane[i] = p.Clone()
-	}
-	return out
+	return nil
 }
 
 // Tick is what happened during one second, beyond the state itself.
@@ -128,13 +151,18 @@ func New(scn *scenario.Scenario, opts Options) (*Sim, error) {
 	if opts.CheckpointEvery == 0 {
 		opts.CheckpointEvery = DefaultCheckpointEvery
 	}
-	s := &Sim{scn: scn, opts: opts}
+	if opts.MemoryBudget == 0 {
+		opts.MemoryBudget = DefaultMemoryBudget
+	}
+	s := &Sim{scn: scn, opts: opts, every: int64(max(opts.CheckpointEvery, 0))}
 	st, err := s.initial()
 	if err != nil {
 		return nil, err
 	}
 	s.state = st
-	s.checkpoints = []*state{st.clone()}
+	cp := st.clone()
+	cp.bytes = cp.unsharedBytes(nil)
+	s.checkpoints, s.cpBytes = []*state{cp}, cp.bytes
 	return s, nil
 }
 
@@ -146,6 +174,7 @@ func (s *Sim) initial() (*state, error) {
 		EventTTL: scn.Cluster.Timings.EventTTL}),
 		expects: map[int]StepResult{}}
 	st.kubelet = kubelet.New(kubelet.Options{Images: kubeletImages(scn.Cluster)})
+	st.metrics = metrics.New()
 	st.plane = newPlane(scn)
 	for _, n := range scn.Cluster.Nodes {
 		if _, err := st.store.Create(newNode(n)); err != nil {
@@ -197,6 +226,13 @@ func (s *Sim) env(st *state) *kubectl.Env {
 	return &kubectl.Env{Store: st.store, Decode: manifest.DecodeObjects}
 }
 
+// GitOps returns the GitOps reconciler of the current state, or nil when
+// the scenario has none; treat it as read-only.
+func (s *Sim) GitOps() *gitops.Controller { return s.state.gitops() }
+
+// Metrics returns the metrics server of the current state; treat it as read-only.
+func (s *Sim) Metrics() *metrics.Server { return s.state.metrics }
+
 // T returns the current simulated second.
 func (s *Sim) T() int64 { return s.state.t }
 
@@ -231,60 +267,26 @@ func (s *Sim) advance() {
 	st.t++
 	s.runTick(st, nil)
 	s.record(st)
-	if s.opts.CheckpointEvery > 0 && st.t%int64(s.opts.CheckpointEvery) == 0 {
+	if s.every > 0 && st.t%s.every == 0 {
 		s.checkpoint()
-	}
-}
-
-func (s *Sim) checkpoint() {
-	last := s.checkpoints[len(s.checkpoints)-1]
-	if last.t >= s.state.t {
-		return
-	}
-	s.checkpoints = append(s.checkpoints, s.state.clone())
-	if len(s.checkpoints) > MaxCheckpoints {
-		kept := s.checkpoints[:1]
-		for i := 1; i < len(s.checkpoints); i++ {
-			if i%2 == 0 || i == len(s.checkpoints)-1 {
-				kept = append(kept, s.checkpoints[i])
-			}
-		}
-		s.checkpoints = kept
-	}
-}
-
-// SeekTo moves the simulation to second t (clamped at 0). It restores the
-// nearest checkpoint at or before t when that is closer than the current
-// second (always, going backwards) and replays from there.
-func (s *Sim) SeekTo(t int64) {
-	if t < 0 {
-		t = 0
-	}
-	i := sort.Search(len(s.checkpoints), func(i int) bool { return s.checkpoints[i].t > t }) - 1
-	if i < 0 {
-		i = 0
-	}
-	if cp := s.checkpoints[i]; t < s.state.t || cp.t > s.state.t {
-		if t < s.state.t {
-			s.stopConsole()
-		}
-		s.state = cp.clone()
-	}
-	for s.state.t < t {
-		s.advance()
 	}
 }
 
 // runTick does the work of second st.t (see the package doc).
 func (s *Sim) runTick(st *state, pre []StepResult) {
+	clear(s.log.Records)
+	clear(s.emitted)
+	s.log.Records = s.log.Records[:0]
 	st.store.ExpireEvents()
-	ctx := &controller.Context{Store: st.store, Log: &controller.SyncLog{}}
+	ctx := &controller.Context{Store: st.store, Log: &s.log, Emitted: s.emitted[:0], Metrics: st.metrics}
 	tick := Tick{Steps: pre}
 	tick.Steps = append(tick.Steps, s.runSteps(st, ctx)...)
 	for round := 0; round < MaxRounds; round++ {
 		w := st.store.Writes()
 		for _, c := range st.plane {
+			prev := st.store.SetWriter(c.writer)
 			c.Sync(ctx)
+			st.store.SetWriter(prev)
 		}
 		if st.store.Writes() == w {
 			break
@@ -294,7 +296,10 @@ func (s *Sim) runTick(st *state, pre []StepResult) {
 	if st == s.state {
 		s.pollConsole(st)
 	}
+	prev := st.store.SetWriter(store.Writer{Manager: store.ManagerKubelet, By: kubelet.Component})
 	st.kubelet.Sync(ctx)
+	st.store.SetWriter(prev)
+	st.metrics.Sync(ctx)
 	now := st.clock.Now()
 	tick.Traffic = endpoints.Traffic(st.store.Services(), st.prevEndpoints,
 		func(ns, name string) *api.Pod {
@@ -306,28 +311,43 @@ func (s *Sim) runTick(st *state, pre []StepResult) {
 		},
 		func(p *api.Pod) bool { return st.kubelet.Serving(p, now) })
 	st.prevEndpoints = st.store.EndpointsList()
-	tick.Events = ctx.Emitted
-	tick.Syncs = mergeSyncs(ctx.Log.Records)
-	st.tick = tick
+	if len(ctx.Emitted) > 0 {
+		tick.Events = slices.Clone(ctx.Emitted)
+	}
+	s.emitted = ctx.Emitted
+	tick.Syncs = s.mergeSyncs(ctx.Log.Records)
+	st.tick, st.line = tick, nil
 }
 
 // mergeSyncs keeps, per controller and object, every record that took a
 // step and the last record when it came after them: a tick with several
 // rounds shows what each did and where it ended up.
-func mergeSyncs(recs []controller.SyncRecord) []controller.SyncRecord {
-	type key struct{ c, o string }
-	last := map[key]int{}
-	for i, r := range recs {
-		last[key{r.Controller, r.Object}] = i
+func (s *Sim) mergeSyncs(recs []controller.SyncRecord) []controller.SyncRecord {
+	if s.lastKey == nil {
+		s.lastKey = map[syncKey]int{}
 	}
-	out := make([]controller.SyncRecord, 0, len(recs))
+	last := s.lastKey
+	clear(last)
 	for i, r := range recs {
-		if r.Action != "" || last[key{r.Controller, r.Object}] == i {
+		last[syncKey{r.Controller, r.Object}] = i
+	}
+	n := 0
+	for i, r := range recs {
+		if r.Action != "" || last[syncKey{r.Controller, r.Object}] == i {
+			n++
+		}
+	}
+	out := make([]controller.SyncRecord, 0, n)
+	for i, r := range recs {
+		if r.Action != "" || last[syncKey{r.Controller, r.Object}] == i {
 			out = append(out, r)
 		}
 	}
 	return out
 }
+
+// syncKey is a sync record's controller and object.
+type syncKey struct{ c, o string }
 
 // kubeletImages is the scenario's cluster.images as the kubelets take them.
 // A scenario's image always carries its timings (DefaultImage fills them

@@ -1,8 +1,9 @@
 package sim
 
 import (
+	"bytes"
 	"encoding/json"
-	"sort"
+	"io"
 
 	"converge/core/api"
 	"converge/core/controller"
@@ -13,6 +14,10 @@ import (
 // Snapshot is the whole state at one second plus what happened in it: the
 // trace line of docs/trace.md. Objects are in Kubernetes' JSON shape, sorted
 // by namespace and name as `kubectl get` lists them.
+//
+// A trace line is written field by field (WriteTraceLine), in this struct's
+// order and with its json tags: a field added here appears in the trace
+// without more code, an object list from the store's encoding cache.
 type Snapshot struct {
 	T           int64             `json:"t"`
 	Time        string            `json:"time"`
@@ -27,41 +32,105 @@ type Snapshot struct {
 	// policy/v1 PodDisruptionBudget.
 	ResourceQuotas       []*api.ResourceQuota       `json:"resourceQuotas"`
 	PodDisruptionBudgets []*api.PodDisruptionBudget `json:"podDisruptionBudgets"`
-	Events               []store.EmittedEvent       `json:"events"`
-	Steps                []StepResult               `json:"steps"`
-	Syncs                []controller.SyncRecord    `json:"syncs"`
-	Traffic              []endpoints.ServiceTraffic `json:"traffic"`
+	// HorizontalPodAutoscalers: autoscaling/v2 HorizontalPodAutoscaler.
+	HorizontalPodAutoscalers []*api.HorizontalPodAutoscaler `json:"horizontalPodAutoscalers"`
+	Events                   []store.EmittedEvent           `json:"events"`
+	Steps                    []StepResult                   `json:"steps"`
+	Syncs                    []controller.SyncRecord        `json:"syncs"`
+	Traffic                  []endpoints.ServiceTraffic     `json:"traffic"`
 }
 
 // Snapshot returns the current second's snapshot. Its objects are shared
 // with the store: do not modify them.
 func (s *Sim) Snapshot() *Snapshot {
 	st := s.state
-	tick := st.tick
-	snap := &Snapshot{
-		T:                    st.t,
-		Time:                 st.clock.Now().Format(api.RFC3339),
-		Deployments:          byName(st.store.Deployments()),
-		ReplicaSets:          byName(st.store.ReplicaSets()),
-		Pods:                 byName(st.store.Pods()),
-		Nodes:                byName(st.store.Nodes()),
-		Services:             byName(st.store.Services()),
-		Endpoints:            byName(st.store.EndpointsList()),
-		ConfigMaps:           byName(st.store.ConfigMaps()),
-		ResourceQuotas:       byName(st.store.ResourceQuotas()),
-		PodDisruptionBudgets: byName(st.store.PodDisruptionBudgets()),
-		Events:               nonNil(tick.Events),
-		Steps:                nonNil(tick.Steps),
-		Syncs:                nonNil(tick.Syncs),
-		Traffic:              nonNil(tick.Traffic),
+	snap := s.snapshotHead()
+	for _, f := range snapshotPlan() {
+		if f.kind != "" {
+			f.setObjects(snap, st.store.ByName(f.kind))
+		}
 	}
 	return snap
 }
 
+// snapshotHead is the current snapshot without its object lists.
+func (s *Sim) snapshotHead() *Snapshot {
+	st := s.state
+	tick := st.tick
+	return &Snapshot{
+		T:       st.t,
+		Time:    st.clock.Now().Format(api.RFC3339),
+		Events:  nonNil(tick.Events),
+		Steps:   nonNil(tick.Steps),
+		Syncs:   nonNil(tick.Syncs),
+		Traffic: nonNil(tick.Traffic),
+	}
+}
+
 // TraceLine returns the current snapshot as one line of JSON (no newline),
-// the same bytes natively and in the browser.
+// the same bytes natively and in the browser: WriteTraceLine's.
 func (s *Sim) TraceLine() ([]byte, error) {
-	return json.Marshal(s.Snapshot())
+	var b bytes.Buffer
+	b.Grow(s.lineSize + s.lineSize/8)
+	if err := s.WriteTraceLine(&b); err != nil {
+		return nil, err
+	}
+	s.lineSize = b.Len()
+	return b.Bytes(), nil
+}
+
+// WriteTraceLine writes the current snapshot to w as one line of JSON (no
+// newline): the bytes json.Marshal(s.Snapshot()) gives, written piece by
+// piece without building them in one buffer. Each object's JSON comes from
+// the store's cache (store.WriteJSONList), encoded once per version of the
+// object; what happened in the second (events, steps, syncs, traffic) is
+// encoded once per second, however many times the line is written.
+func (s *Sim) WriteTraceLine(w io.Writer) error {
+	st := s.state
+	if st.line == nil {
+		head, err := s.encodeHead()
+		if err != nil {
+			return err
+		}
+		st.line = head
+	}
+	for i, f := range snapshotPlan() {
+		if _, err := w.Write(f.key); err != nil {
+			return err
+		}
+		var err error
+		if f.kind != "" {
+			err = st.store.WriteJSONList(w, f.kind)
+		} else {
+			_, err = w.Write(st.line[i])
+		}
+		if err != nil {
+			return err
+		}
+	}
+	_, err := w.Write(closeBrace)
+	return err
+}
+
+var closeBrace = []byte("}")
+
+// encodeHead encodes the fields of the snapshot that are not object lists,
+// by the plan's index (nil at an object list).
+func (s *Sim) encodeHead() ([][]byte, error) {
+	head := s.snapshotHead()
+	plan := snapshotPlan()
+	out := make([][]byte, len(plan))
+	for i, f := range plan {
+		if f.kind != "" {
+			continue
+		}
+		b, err := json.Marshal(f.value(head))
+		if err != nil {
+			return nil, err
+		}
+		out[i] = b
+	}
+	return out, nil
 }
 
 func nonNil[T any](s []T) []T {
@@ -69,15 +138,4 @@ func nonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
-}
-
-func byName[T api.Object](objs []T) []T {
-	sort.SliceStable(objs, func(i, j int) bool {
-		a, b := objs[i].GetObjectMeta(), objs[j].GetObjectMeta()
-		if a.Namespace != b.Namespace {
-			return a.Namespace < b.Namespace
-		}
-		return a.Name < b.Name
-	})
-	return objs
 }

@@ -9,8 +9,10 @@ import (
 
 	"converge/core/api"
 	"converge/core/controller"
+	"converge/core/controller/gitops"
 	"converge/core/kubectl"
 	"converge/core/labels"
+	"converge/core/metrics"
 	"converge/core/scenario"
 	"converge/core/store"
 )
@@ -57,6 +59,12 @@ func (s *Sim) runStep(st *state, ctx *controller.Context, i int) StepResult {
 		if err != nil {
 			r.Error = err.Error()
 		}
+	case len(step.Commit) > 0:
+		r.Output, r.Error = s.commit(st, step.Commit)
+		r.OK = r.Error == ""
+	case step.Load != nil:
+		r.Output = s.load(st, step.Load)
+		r.OK = true
 	case step.Expect != nil:
 		r.Expect = true
 		ok, got, err := evalExpect(st.store, step.Expect)
@@ -115,6 +123,40 @@ func (s *Sim) fault(st *state, f *scenario.Fault) (string, error) {
 		return s.selectorFault(st, f)
 	}
 	return "", fmt.Errorf("unknown fault %q", f.Type)
+}
+
+// commit makes a commit of the GitOps reconciler's repository.
+func (s *Sim) commit(st *state, items []scenario.CommitItem) (string, string) {
+	g := st.gitops()
+	if g == nil {
+		return "", "the scenario has no cluster.gitops to commit to"
+	}
+	changes := make([]gitops.Change, len(items))
+	refs := make([]string, len(items))
+	for i, it := range items {
+		refs[i] = it.Ref()
+		if it.DeleteKind != "" {
+			changes[i] = gitops.Change{DeleteKind: it.DeleteKind, DeleteName: it.DeleteName}
+			continue
+		}
+		changes[i] = gitops.Change{Object: it.Doc.Object}
+	}
+	n := g.Commit(changes)
+	next := int64(g.NextSync().Sub(st.clock.Now()) / time.Second)
+	return fmt.Sprintf("commit %d: %s (applied at the next sync, in %ds)", n, strings.Join(refs, ", "), next), ""
+}
+
+// load sets a Deployment's load.
+func (s *Sim) load(st *state, l *scenario.LoadStep) string {
+	var ml metrics.Load
+	if l.CPU != nil {
+		ml.CPU, ml.CPUSet = l.CPU.MilliValue(), true
+	}
+	if l.Memory != nil {
+		ml.Memory, ml.MemorySet = l.Memory.MilliValue(), true
+	}
+	st.metrics.SetLoad(api.NamespaceDefault, l.Deployment, ml)
+	return "load " + l.String()
 }
 
 // crashDeployment crashes the running container of every pod the
@@ -268,11 +310,14 @@ func (s *Sim) Run(line string) StepResult {
 // new step changes.
 func (s *Sim) invalidateAfter(t int64) {
 	kept := s.checkpoints[:0]
+	s.cpBytes = 0
 	for _, c := range s.checkpoints {
 		if c.t <= t {
 			kept = append(kept, c)
+			s.cpBytes += c.bytes
 		}
 	}
+	clear(s.checkpoints[len(kept):])
 	s.checkpoints = kept
 	if int64(len(s.samples)) > t+1 {
 		s.samples = s.samples[:t+1]

@@ -18,11 +18,10 @@ func (s *Store) admitQuota(kind string, obj api.Object) error {
 		return nil
 	}
 	quotas := make([]*api.ResourceQuota, 0, c.len())
-	for _, o := range c.items {
-		if o != nil {
-			quotas = append(quotas, o.(*api.ResourceQuota))
-		}
-	}
+	c.each(func(o api.Object) bool {
+		quotas = append(quotas, o.(*api.ResourceQuota))
+		return true
+	})
 	changed, err := quota.Admit(quotas, obj, s.clock.Now())
 	if err != nil {
 		return NewForbidden(kind, obj.GetObjectMeta().Name, err.Error())

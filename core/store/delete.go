@@ -156,11 +156,13 @@ func (s *Store) markDeleted(c *collection, k string, obj api.Object, at api.Time
 	nm.Finalizers = finalizers
 	nm.ResourceVersion = s.nextRV()
 	c.replace(k, next)
+	s.changed(c, changeMeta)
 }
 
 func (s *Store) remove(kind string, c *collection, k string, obj api.Object) {
 	c.remove(k)
-	delete(s.uidIx, obj.GetObjectMeta().UID)
+	s.uidIx.Delete(s.own, obj.GetObjectMeta().UID)
+	s.forgetManaged(obj.GetObjectMeta().UID)
 	if kind == api.KindPod {
 		s.pods--
 	}
@@ -168,6 +170,7 @@ func (s *Store) remove(kind string, c *collection, k string, obj api.Object) {
 	if kind != api.KindEvent {
 		s.writes++
 	}
+	s.changed(c, changeMembers)
 }
 
 // orphanDependents removes every ownerReference to uid, as the garbage
@@ -175,7 +178,8 @@ func (s *Store) remove(kind string, c *collection, k string, obj api.Object) {
 func (s *Store) orphanDependents(uid string) {
 	for _, kind := range []string{api.KindReplicaSet, api.KindPod} {
 		c := s.kinds[kind]
-		for _, o := range c.items {
+		for pos := 0; pos < c.n; pos++ {
+			o := c.at(pos)
 			if o == nil {
 				continue
 			}
@@ -197,7 +201,8 @@ func (s *Store) orphanDependents(uid string) {
 			}
 			nm.OwnerReferences = refs
 			nm.ResourceVersion = s.nextRV()
-			c.replace(m.Key(), next)
+			c.set(pos, next)
+			s.changed(c, changeMeta)
 		}
 	}
 }
@@ -230,5 +235,6 @@ func (s *Store) Bind(namespace, name, nodeName string) (*api.Pod, error) {
 	x.Spec.NodeName = nodeName
 	x.ResourceVersion = s.nextRV()
 	c.replace(k, &x)
+	s.changed(c, changeMeta)
 	return &x, nil
 }

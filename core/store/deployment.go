@@ -33,5 +33,7 @@ func (s *Store) UpdateDeploymentStatus(d *api.Deployment) (*api.Deployment, erro
 	next.Status = d.Status.DeepCopy()
 	next.ResourceVersion = s.nextRV()
 	c.replace(k, &next)
+	s.changed(c, changeMeta|changeStatus)
+	s.trackWrite(api.KindDeployment, old, &next, SubresourceStatus, nil)
 	return &next, nil
 }

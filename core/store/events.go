@@ -122,6 +122,7 @@ func (s *Store) RecordEvent(obj api.Object, component, host, eventType, reason, 
 		x.Count, x.LastTimestamp, x.Message = ev.count, now, message
 		x.ResourceVersion = s.nextEventRV()
 		c.replace(k, &x)
+		s.changed(c, changeMeta)
 		s.expireLater(k, now.Time)
 		return short(&x), true
 	}
@@ -138,6 +139,7 @@ func (s *Store) RecordEvent(obj api.Object, component, host, eventType, reason, 
 	out.CreationTimestamp = now
 	// Events are not indexed by uid: nothing owns them or looks them up so.
 	c.add(k, out)
+	s.changed(c, changeMembers)
 	s.expireLater(k, now.Time)
 	return short(out), true
 }
@@ -163,6 +165,9 @@ func (s *Store) ExpireEvents() int {
 		c.remove(k)
 		n++
 	}
+	if n > 0 {
+		s.changed(c, changeMembers)
+	}
 	if len(s.evExpiry) == 0 {
 		s.evExpiry = nil
 	}
@@ -186,21 +191,29 @@ func (s *Store) pruneCorrelators(now int64) {
 		if o.uid == "" {
 			return false
 		}
-		_, ok := s.uidIx[o.uid]
+		_, ok := s.uidIx.Get(o.uid)
 		return !ok
+	}
+	dropAggregate := func(k aggregateKey, r aggregateRecord) bool {
+		return gone(k.object) || time.Duration(now-r.last) > AggregateInterval
+	}
+	dropLogged := func(k logKey, _ eventLog) bool { return gone(k.object) }
+	dropSpam := func(k spamKey, empty int64) bool {
+		return gone(k.object) || empty <= now-int64(SpamBurst*SpamRefill)
 	}
 	for src, c := range s.correlators {
 		if c.frozen {
+			// Shared with a clone: copied only when something goes, so
+			// that a quiet minute costs the checkpoints nothing.
+			if !c.aggregates.any(dropAggregate) && !c.logged.any(dropLogged) && !c.spam.any(dropSpam) {
+				continue
+			}
 			c = c.clone()
 			s.correlators[src] = c
 		}
-		c.aggregates.prune(func(k aggregateKey, r aggregateRecord) bool {
-			return gone(k.object) || time.Duration(now-r.last) > AggregateInterval
-		})
-		c.logged.prune(func(k logKey, _ eventLog) bool { return gone(k.object) })
-		c.spam.prune(func(k spamKey, empty int64) bool {
-			return gone(k.object) || empty <= now-int64(SpamBurst*SpamRefill)
-		})
+		c.aggregates.prune(dropAggregate)
+		c.logged.prune(dropLogged)
+		c.spam.prune(dropSpam)
 	}
 }
 

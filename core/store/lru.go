@@ -107,6 +107,16 @@ func (c *lru[K, V]) clone() *lru[K, V] {
 	return out
 }
 
+// any reports whether f is true for an entry.
+func (c *lru[K, V]) any(f func(K, V) bool) bool {
+	for i := c.items[0].next; i != 0; i = c.items[i].next {
+		if f(c.items[i].key, c.items[i].val) {
+			return true
+		}
+	}
+	return false
+}
+
 // prune removes the entries for which drop is true, keeping the order of
 // the others. When most slots are then free it rebuilds the cache smaller
 // (a Go map never shrinks by itself).

@@ -23,6 +23,7 @@ import (
 
 	"converge/core/api"
 	"converge/core/clock"
+	"converge/core/persist"
 	"converge/core/validation"
 	"converge/core/validation/field"
 )
@@ -61,8 +62,10 @@ type Store struct {
 	rv    int64
 	uids  uint64
 	kinds map[string]*collection
-	uidIx map[string]string // uid -> kind + "/" + key, for owner lookups
-	pods  int               // live (not removed) pods, for the limit
+	// own is the owner of this version's uidIx buckets (package persist).
+	own   *persist.Owner
+	uidIx persist.Map[uidRef] // uid -> where the object is, for owner lookups
+	pods  int                 // live (not removed) pods, for the limit
 	evSeq int64
 	// The events' correlators (one per source) and their expiry.
 	correlators map[eventSource]*correlator
@@ -76,30 +79,50 @@ type Store struct {
 	writes int64
 	// serviceIPs counts the ClusterIPs handed out.
 	serviceIPs int64
+	// id is this store's identity for caches (Identity); membership is the
+	// resourceVersion of the latest create or delete of anything but an
+	// event (Membership).
+	id         *Identity
+	membership int64
+	// writer is who writes now; managed holds each object's managedFields
+	// and field history by uid (managed.go).
+	writer  Writer
+	managed map[string]*managed
+	// applying is the applied configuration of the write Apply is making.
+	applying api.Object
 }
+
+// uidRef is where the object with a uid is stored.
+type uidRef struct{ kind, key string }
 
 // New returns an empty store.
 func New(o Options) *Store {
-	s := &Store{clock: o.Clock, kinds: map[string]*collection{}, uidIx: map[string]string{}, tolerationSeconds: o.DefaultTolerationSeconds,
-		evTTL: o.EventTTL}
+	s := &Store{clock: o.Clock, kinds: map[string]*collection{}, own: persist.NewOwner(), tolerationSeconds: o.DefaultTolerationSeconds,
+		id: &Identity{}, evTTL: o.EventTTL}
 	if s.tolerationSeconds <= 0 {
 		s.tolerationSeconds = api.DefaultTolerationSeconds
 	}
 	s.pcg = rand.NewPCG(o.Seed, 0x636f6e7665726765) // "converge"
 	s.rng = rand.New(s.pcg)
 	for _, r := range api.Resources() {
-		s.kinds[r.Kind] = newCollection()
+		s.kinds[r.Kind] = newCollection(r.Kind)
 	}
 	return s
 }
 
 // Clone returns an independent store with the same contents, sharing the
-// (immutable) objects. The clone uses the given clock.
+// (immutable) objects and, until one of the two writes there, the pieces
+// of the collections that hold them (package persist): a clone costs about
+// one pointer per 64 objects, and each store's writes afterwards copy only
+// the pieces they touch. The clone uses the given clock, and starts
+// without the encoding caches (WriteJSONList).
 func (s *Store) Clone(c *clock.Clock) *Store {
-	out := &Store{clock: c, rv: s.rv, uids: s.uids, kinds: map[string]*collection{}, uidIx: maps.Clone(s.uidIx),
+	out := &Store{clock: c, rv: s.rv, uids: s.uids, kinds: map[string]*collection{}, own: persist.NewOwner(), uidIx: s.uidIx.Clone(),
 		pods: s.pods, evSeq: s.evSeq, tolerationSeconds: s.tolerationSeconds, writes: s.writes, serviceIPs: s.serviceIPs,
-		correlators: s.freezeCorrelators(), evExpiry: s.evExpiry[:len(s.evExpiry):len(s.evExpiry)], evTTL: s.evTTL,
-		evPruned: s.evPruned}
+		id: &Identity{}, membership: s.membership,
+		writer: s.writer, managed: maps.Clone(s.managed), correlators: s.freezeCorrelators(),
+		evExpiry: s.evExpiry[:len(s.evExpiry):len(s.evExpiry)], evTTL: s.evTTL, evPruned: s.evPruned}
+	s.own = persist.NewOwner()
 	pcg := *s.pcg
 	out.pcg = &pcg
 	out.rng = rand.New(out.pcg)
@@ -212,21 +235,15 @@ func (s *Store) Get(kind, namespace, name string) (api.Object, error) {
 
 // ByUID returns the object with the given uid, if it still exists.
 func (s *Store) ByUID(uid string) (api.Object, bool) {
-	k, ok := s.uidIx[uid]
+	r, ok := s.uidIx.Get(uid)
 	if !ok {
 		return nil, false
 	}
-	for i := 0; i < len(k); i++ {
-		if k[i] == '|' {
-			o, ok := s.kinds[k[:i]].get(k[i+1:])
-			return o, ok
-		}
-	}
-	return nil, false
+	return s.kinds[r.kind].get(r.key)
 }
 
 // Exists reports whether an object with this uid is stored.
-func (s *Store) Exists(uid string) bool { _, ok := s.uidIx[uid]; return ok }
+func (s *Store) Exists(uid string) bool { _, ok := s.uidIx.Get(uid); return ok }
 
 // List returns every object of a kind in creation order (shared: do not modify).
 func (s *Store) List(kind string) []api.Object {
@@ -235,11 +252,10 @@ func (s *Store) List(kind string) []api.Object {
 		return nil
 	}
 	out := make([]api.Object, 0, c.len())
-	for _, o := range c.items {
-		if o != nil {
-			out = append(out, o)
-		}
-	}
+	c.each(func(o api.Object) bool {
+		out = append(out, o)
+		return true
+	})
 	return out
 }
 
@@ -303,10 +319,12 @@ func (s *Store) Create(obj api.Object) (api.Object, error) {
 		m.Generation = 0
 	}
 	c.add(k, obj)
-	s.uidIx[m.UID] = kind + "|" + k
+	s.uidIx.Add(s.own, m.UID, uidRef{kind, k})
+	s.trackWrite(kind, nil, obj, "", s.applying)
 	if kind == api.KindPod {
 		s.pods++
 	}
+	s.changed(c, changeMembers)
 	return obj, nil
 }
 
@@ -370,16 +388,19 @@ func TooManyReplicas(kind, name string, replicas int64) error {
 // generation goes up when the spec changes, and for Deployments also when
 // annotations change, as the registry strategies do.
 func (s *Store) Update(obj api.Object) (api.Object, error) {
-	return s.update(obj, false)
+	return s.update(obj, "")
 }
 
 // UpdateStatus replaces an object's status (the status subresource); the
 // caller's metadata and spec are ignored.
 func (s *Store) UpdateStatus(obj api.Object) (api.Object, error) {
-	return s.update(obj, true)
+	return s.update(obj, SubresourceStatus)
 }
 
-func (s *Store) update(obj api.Object, status bool) (api.Object, error) {
+// update writes obj through sub: "" (the main resource), "status" or
+// "scale" (which Update's rules cover, spec.replicas being all it changes).
+func (s *Store) update(obj api.Object, sub string) (api.Object, error) {
+	status := sub == SubresourceStatus
 	kind := api.KindOf(obj)
 	c, err := s.coll(kind)
 	if err != nil {
@@ -400,7 +421,7 @@ func (s *Store) update(obj api.Object, status bool) (api.Object, error) {
 	}
 	var next api.Object
 	if status {
-		next = withStatus(old, obj)
+		next = statusOnto(obj, old)
 	} else {
 		api.SetDefaults(obj)
 		if n, ok := obj.(*api.Node); ok {
@@ -429,7 +450,45 @@ func (s *Store) update(obj api.Object, status bool) (api.Object, error) {
 	}
 	next.GetObjectMeta().ResourceVersion = s.nextRV()
 	c.replace(k, next)
+	if status {
+		s.changed(c, changeStatus)
+	} else {
+		s.changed(c, changeMeta)
+	}
+	s.trackWrite(kind, old, next, sub, s.applying)
 	return next, nil
+}
+
+// statusOnto returns what withStatus(old, obj) returns, old with obj's
+// status, built in obj itself (the store owns it): a status write makes
+// one new object version, not two.
+func statusOnto(obj, old api.Object) api.Object {
+	if obj == old {
+		// A caller that broke the rules and sent the stored object itself
+		// still gets a new version.
+		return withStatus(old, obj)
+	}
+	switch o := obj.(type) {
+	case *api.Pod:
+		st := o.Status
+		*o = *old.(*api.Pod)
+		o.Status = st
+	case *api.Node:
+		st := o.Status
+		*o = *old.(*api.Node)
+		o.Status = st
+	case *api.ReplicaSet:
+		st := o.Status
+		*o = *old.(*api.ReplicaSet)
+		o.Status = st
+	case *api.Deployment:
+		st := o.Status
+		*o = *old.(*api.Deployment)
+		o.Status = st
+	default:
+		return withStatus(old, obj)
+	}
+	return obj
 }
 
 // stampNoExecuteTaints gives a NoExecute taint written without timeAdded
@@ -485,6 +544,10 @@ func withStatus(main, statusFrom api.Object) api.Object {
 	case *api.Service:
 		x := *m
 		x.Status = statusFrom.(*api.Service).Status
+		return &x
+	case *api.HorizontalPodAutoscaler:
+		x := *m
+		x.Status = statusFrom.(*api.HorizontalPodAutoscaler).Status
 		return &x
 	case *api.ResourceQuota:
 		x := *m

@@ -35,6 +35,11 @@ func (s *Store) ConfigMaps() []*api.ConfigMap { return listAs[*api.ConfigMap](s,
 // EndpointsList returns every Endpoints object in creation order.
 func (s *Store) EndpointsList() []*api.Endpoints { return listAs[*api.Endpoints](s, api.KindEndpoints) }
 
+// HorizontalPodAutoscalers returns every HorizontalPodAutoscaler in creation order.
+func (s *Store) HorizontalPodAutoscalers() []*api.HorizontalPodAutoscaler {
+	return listAs[*api.HorizontalPodAutoscaler](s, api.KindHorizontalPodAutoscaler)
+}
+
 // ResourceQuotas returns every ResourceQuota in creation order.
 func (s *Store) ResourceQuotas() []*api.ResourceQuota {
 	return listAs[*api.ResourceQuota](s, api.KindResourceQuota)
@@ -51,11 +56,10 @@ func (s *Store) Events() []*api.Event { return listAs[*api.Event](s, api.KindEve
 func listAs[T api.Object](s *Store, kind string) []T {
 	c := s.kinds[kind]
 	out := make([]T, 0, c.len())
-	for _, o := range c.items {
-		if o != nil {
-			out = append(out, o.(T))
-		}
-	}
+	c.each(func(o api.Object) bool {
+		out = append(out, o.(T))
+		return true
+	})
 	return out
 }
 
@@ -70,9 +74,9 @@ func (s *Store) EachPod(f func(*api.Pod) bool) {
 		c.iterating--
 		c.maybeCompact()
 	}()
-	n := len(c.items)
-	for i := 0; i < n; i++ {
-		if o := c.items[i]; o != nil && !f(o.(*api.Pod)) {
+	n := c.n
+	for pos := 0; pos < n; pos++ {
+		if o := c.at(pos); o != nil && !f(o.(*api.Pod)) {
 			return
 		}
 	}
@@ -106,6 +110,11 @@ func (s *Store) GetService(namespace, name string) (*api.Service, error) {
 // GetConfigMap returns a ConfigMap, or nil and a NotFound error.
 func (s *Store) GetConfigMap(namespace, name string) (*api.ConfigMap, error) {
 	return getAs[*api.ConfigMap](s, api.KindConfigMap, namespace, name)
+}
+
+// GetHorizontalPodAutoscaler returns an HPA, or nil and a NotFound error.
+func (s *Store) GetHorizontalPodAutoscaler(namespace, name string) (*api.HorizontalPodAutoscaler, error) {
+	return getAs[*api.HorizontalPodAutoscaler](s, api.KindHorizontalPodAutoscaler, namespace, name)
 }
 
 // getAs is Get for a kind whose Go type is T; the typed getters above are

@@ -1,9 +1,11 @@
 // Package validation is the API server's validation of the kinds Converge
 // stores, with Kubernetes' field paths and texts (apps/v1 Deployment and
-// ReplicaSet from pkg/apis/apps/validation, v1 Pod, Service, ConfigMap,
-// Node and ResourceQuota from pkg/apis/core/validation, policy/v1
-// PodDisruptionBudget from pkg/apis/policy/validation, and the selector
-// immutability of the registry strategies). Every function collects all errors; none stops at the
+// ReplicaSet from pkg/apis/apps/validation, autoscaling/v2
+// HorizontalPodAutoscaler from pkg/apis/autoscaling/validation, v1 Pod,
+// Service, ConfigMap, Node and ResourceQuota from
+// pkg/apis/core/validation, policy/v1 PodDisruptionBudget from
+// pkg/apis/policy/validation, and the selector immutability of the
+// registry strategies). Every function collects all errors; none stops at the
 // first.
 package validation
 
@@ -36,6 +38,9 @@ func ValidateObject(obj, old api.Object) field.ErrorList {
 	case *api.Node:
 		on, _ := old.(*api.Node) // nil on create, or when old is of another kind
 		return ValidateNode(o, on)
+	case *api.HorizontalPodAutoscaler:
+		oh, _ := old.(*api.HorizontalPodAutoscaler) // nil on create, or when old is of another kind
+		return ValidateHorizontalPodAutoscaler(o, oh)
 	case *api.ResourceQuota:
 		oq, _ := old.(*api.ResourceQuota) // nil on create, or when old is of another kind
 		return ValidateResourceQuota(o, oq)

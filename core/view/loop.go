@@ -4,15 +4,19 @@ import (
 	"strconv"
 	"strings"
 
+	"converge/core/api"
 	"converge/core/controller"
 	"converge/core/controller/deployment"
 	"converge/core/controller/disruption"
 	"converge/core/controller/endpoints"
 	"converge/core/controller/gc"
+	"converge/core/controller/gitops"
 	"converge/core/controller/nodelifecycle"
+	"converge/core/controller/podautoscaler"
 	"converge/core/controller/replicaset"
 	"converge/core/controller/resourcequota"
 	"converge/core/kubelet"
+	"converge/core/metrics"
 	"converge/core/scheduler"
 	"converge/core/sim"
 )
@@ -68,10 +72,39 @@ var loopTexts = map[string]struct{ title, role, idle string }{
 	scheduler.Component:     {"Scheduler", "pending pods → a node", "no pod is waiting for a node"},
 	endpoints.Component:     {"Endpoints controller", "Service selector → ready pod addresses", "no Service"},
 	kubelet.Component:       {"Kubelets", "pods on their node → containers, probes", "no node runs pods"},
+	gitops.Component:        {"GitOps reconciler (simplified Argo CD / Flux)", "Git's manifests → the cluster, every interval", "Git holds nothing"},
+	podautoscaler.Component: {"HorizontalPodAutoscaler controller", "pods' usage ÷ target → the target's replicas, every 15 s",
+		"no HorizontalPodAutoscaler"},
+	metrics.Component: {"Metrics server", "pods' CPU and memory use, scraped every 15 s", "no load set and no autoscaler reading it"},
+}
+
+// Shown reports whether the loop panel shows a component's row: always,
+// but for those a cluster may not run: the GitOps reconciler with
+// cluster.gitops, the HPA controller and the metrics server once there is
+// an HPA or a load.
+func Shown(s *sim.Sim, component string) bool {
+	switch component {
+	case gitops.Component:
+		return s.GitOps() != nil
+	case podautoscaler.Component, metrics.Component:
+		return s.Store().Count(api.KindHorizontalPodAutoscaler) > 0 || usesLoad(s)
+	}
+	return true
+}
+
+// usesLoad reports whether the scenario has a load step.
+func usesLoad(s *sim.Sim) bool {
+	for _, st := range s.Scenario().Steps {
+		if st.Load != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // Loop returns one row per component, in the order a tick runs them
-// (sim.TickOrder). focus is the Deployment the page centres on: its records
+// (sim.TickOrder), without the components the scenario does not use (see
+// Shown). focus is the Deployment the page centres on: its records
 // come first.
 func Loop(s *sim.Sim, focus string) []LoopRow {
 	recs := s.Tick().Syncs
@@ -82,6 +115,9 @@ func Loop(s *sim.Sim, focus string) []LoopRow {
 	order := sim.TickOrder()
 	out := make([]LoopRow, 0, len(order))
 	for _, c := range order {
+		if !Shown(s, c.Name) {
+			continue
+		}
 		txt, ok := loopTexts[c.Name]
 		if !ok {
 			txt.title = c.Name

@@ -38,6 +38,10 @@ type WhyLine struct {
 	// Acted lists the steps the controller took for this Deployment this
 	// second, when it took any before it settled where Headline says.
 	Acted string
+	// Undone says who set back a person's last change of spec.replicas or
+	// the pod template, and why (see Undone), while that is the field's
+	// last write.
+	Undone string
 }
 
 // Why returns one line per Deployment, sorted by name.
@@ -50,6 +54,7 @@ func Why(s *sim.Sim) []WhyLine {
 		if w.Kind != "acting" {
 			w.Acted = actedText(s, d.Name)
 		}
+		w.Undone = Undone(s, d.Name)
 		out = append(out, w)
 	}
 	return out

@@ -4,7 +4,9 @@ import (
 	"context"
 	_ "unsafe" // go:linkname
 
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	"k8s.io/kubernetes/pkg/controller/deployment"
+	"k8s.io/kubernetes/pkg/controller/podautoscaler"
 	"k8s.io/kubernetes/pkg/controller/replicaset"
 )
 
@@ -18,3 +20,6 @@ func syncDeployment(dc *deployment.DeploymentController, ctx context.Context, ke
 
 //go:linkname syncReplicaSet k8s.io/kubernetes/pkg/controller/replicaset.(*ReplicaSetController).syncReplicaSet
 func syncReplicaSet(rsc *replicaset.ReplicaSetController, ctx context.Context, key string) error
+
+//go:linkname reconcileAutoscaler k8s.io/kubernetes/pkg/controller/podautoscaler.(*HorizontalController).reconcileAutoscaler
+func reconcileAutoscaler(a *podautoscaler.HorizontalController, ctx context.Context, hpa *autoscalingv2.HorizontalPodAutoscaler, key string) error

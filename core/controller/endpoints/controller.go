@@ -42,11 +42,12 @@ type Controller struct {
 	// seen is, per Service ("namespace/name"), what its Endpoints were last
 	// computed from; a Service whose inputs did not change is not recomputed.
 	seen map[string]*svcState
-	// lastWrites is the store's write count when the last Sync ended, and
-	// records its sync records: a Sync that finds no write since has
+	// read is what the last Sync read (the store and when its pods,
+	// Services and Endpoints last changed) when it ended, and records its
+	// sync records: a Sync that finds none of them changed since has
 	// nothing to do and repeats them.
-	lastWrites int64
-	records    []controller.SyncRecord
+	read    watched
+	records []controller.SyncRecord
 	// scratch of one Sync (not state)
 	matched [][]*api.Pod
 	entries []entry
@@ -144,7 +145,7 @@ func (c *Controller) Name() string { return Component }
 
 // Clone implements controller.Controller.
 func (c *Controller) Clone() controller.Controller {
-	out := &Controller{seen: make(map[string]*svcState, len(c.seen)), lastWrites: c.lastWrites, records: append([]controller.SyncRecord(nil), c.records...)}
+	out := &Controller{seen: make(map[string]*svcState, len(c.seen)), read: c.read, records: append([]controller.SyncRecord(nil), c.records...)}
 	for k, v := range c.seen {
 		out.seen[k] = &svcState{sig: v.sig, snap: append([]snap(nil), v.snap...)}
 	}
@@ -156,7 +157,7 @@ func (c *Controller) Clone() controller.Controller {
 // Services that are gone. It writes only what changed.
 func (c *Controller) Sync(ctx *controller.Context) {
 	s := ctx.Store
-	if c.records != nil && s.Writes() == c.lastWrites {
+	if c.records != nil && watchedIn(s) == c.read {
 		for _, r := range c.records {
 			ctx.Record(r)
 		}
@@ -238,7 +239,7 @@ func (c *Controller) matchPods(s *store.Store, svcs []*api.Service) []signature 
 // written before it: this Sync's Service records, in sync. A failed write
 // (a record that waits) keeps nothing, so that the next Sync looks again.
 func (c *Controller) rememberRecords(s *store.Store, log *controller.SyncLog, first int) {
-	c.lastWrites, c.records = s.Writes(), []controller.SyncRecord{}
+	c.read, c.records = watchedIn(s), []controller.SyncRecord{}
 	if log == nil {
 		return
 	}
@@ -253,6 +254,17 @@ func (c *Controller) rememberRecords(s *store.Store, log *controller.SyncLog, fi
 		r.Action, r.InSync = "", true
 		c.records = append(c.records, r)
 	}
+}
+
+// watched is what a Sync reads: which store, and when its pods, Services
+// and Endpoints last changed.
+type watched struct {
+	store                     *store.Identity
+	pods, services, endpoints int64
+}
+
+func watchedIn(s *store.Store) watched {
+	return watched{s.Identity(), s.Changes(api.KindPod).Any(), s.Changes(api.KindService).Any(), s.Changes(api.KindEndpoints).Any()}
 }
 
 // inEndpoints is ShouldPodBeInEndpoints without publishNotReadyAddresses:

@@ -50,8 +50,30 @@ import (
 // (sim.TickOrder lists every component's).
 const Component = "garbage-collector-controller"
 
-// Controller is the garbage collector. It keeps no state.
-type Controller struct{}
+// Controller is the garbage collector. It keeps no state but what its last
+// pass found (clean): a pass that finds nothing to do finds nothing again
+// until an object is created or deleted, or an object has its metadata or
+// spec written (its owners, node, deletion, finalizers, taints), or, while
+// a pod is terminating, a node its status, which is what the real
+// collector's informers would tell it.
+type Controller struct {
+	clean *cleanPass
+}
+
+// cleanPass is a pass that found nothing to collect, with what it read.
+//
+// The figures are the store's Changes: its membership (a create or delete of
+// anything but an event) and the latest write of metadata or spec of any
+// kind but events (owners, nodes, deletion timestamps, finalizers, taints).
+// The nodes' status (Ready) matters only to terminating pods (podgc's
+// out-of-service rule), so it is watched only when the pass saw one.
+type cleanPass struct {
+	store      *store.Identity
+	membership int64
+	meta       int64
+	watchNodes bool
+	nodeStatus int64
+}
 
 var _ controller.Controller = (*Controller)(nil)
 
@@ -61,15 +83,60 @@ func New() *Controller { return &Controller{} }
 // Name implements controller.Controller.
 func (c *Controller) Name() string { return Component }
 
-// Clone implements controller.Controller; the collector has no state.
-func (c *Controller) Clone() controller.Controller { return c }
+// Clone implements controller.Controller.
+func (c *Controller) Clone() controller.Controller { return &Controller{clean: c.clean} }
 
 // Sync deletes the ReplicaSets and pods whose owners are all gone or being
 // deleted in the foreground, strips the references to such owners from
 // those with a solid owner left, takes the foregroundDeletion finalizer off
 // owners whose blocking dependents are gone, and force-deletes pods bound
-// to nodes that no longer exist.
+// to nodes that no longer exist. It skips the pass when nothing it reads
+// changed since a pass that found nothing.
 func (c *Controller) Sync(ctx *controller.Context) {
+	s := ctx.Store
+	now := currentPass(s)
+	if c.clean != nil && c.clean.same(s, now) {
+		return
+	}
+	c.clean = nil
+	w := s.Writes()
+	records := 0
+	if ctx.Log != nil {
+		records = len(ctx.Log.Records)
+	}
+	terminating := c.collectAll(ctx)
+	if s.Writes() == w && (ctx.Log == nil || len(ctx.Log.Records) == records) {
+		if terminating {
+			now.watchNodes, now.nodeStatus = true, s.Changes(api.KindNode).Status
+		}
+		c.clean = &now
+	}
+}
+
+// currentPass is what a pass would read of s now, but for the nodes'
+// status (see cleanPass).
+func currentPass(s *store.Store) cleanPass {
+	out := cleanPass{store: s.Identity(), membership: s.Membership()}
+	for _, r := range api.Resources() {
+		if r.Kind != api.KindEvent {
+			out.meta = max(out.meta, s.Changes(r.Kind).Meta)
+		}
+	}
+	return out
+}
+
+// same reports whether a pass now would read what the clean pass c read.
+func (c *cleanPass) same(s *store.Store, now cleanPass) bool {
+	if c.store != now.store || c.membership != now.membership || c.meta != now.meta {
+		return false
+	}
+	return !c.watchNodes || c.nodeStatus == s.Changes(api.KindNode).Status
+}
+
+// collectAll is one pass over the ReplicaSets, then the pods, then the
+// objects being deleted in the foreground. It reports whether it saw a
+// terminating pod (whose fate depends on its node's status).
+func (c *Controller) collectAll(ctx *controller.Context) (terminating bool) {
 	s := ctx.Store
 	g := &graph{store: s}
 	for _, rs := range s.ReplicaSets() {
@@ -78,7 +145,8 @@ func (c *Controller) Sync(ctx *controller.Context) {
 		}
 		g.attemptToDelete(ctx, rs, api.KindReplicaSet)
 	}
-	for _, w := range podWork(s) {
+	work, terminating := podWork(s)
+	for _, w := range work {
 		switch {
 		case w.nodeGone:
 			deleteOrphanedPod(ctx, w.pod)
@@ -90,6 +158,7 @@ func (c *Controller) Sync(ctx *controller.Context) {
 		g.attemptToDelete(ctx, w.pod, api.KindPod)
 	}
 	g.processDeletingDependents(ctx)
+	return terminating
 }
 
 // graph answers the collector's questions about owners and dependents for
@@ -157,8 +226,9 @@ type podItem struct {
 // podWork is the one pass over the pods: those bound to a missing node,
 // those terminating on an out-of-service node, and those (not terminating)
 // with an ownerReference to an owner that is not solid (gone, or being
-// deleted in the foreground).
-func podWork(s *store.Store) []podItem {
+// deleted in the foreground). It reports too whether any pod is
+// terminating.
+func podWork(s *store.Store) (work []podItem, terminating bool) {
 	nodes := map[string]bool{}
 	outOfService := map[string]bool{}
 	for _, n := range s.Nodes() {
@@ -172,13 +242,13 @@ func podWork(s *store.Store) []podItem {
 		return ok && !o.GetObjectMeta().IsDeletingDependents()
 	}
 	var nodeSeen, uidSeen seenCache
-	var work []podItem
 	s.EachPod(func(p *api.Pod) bool {
 		if n := p.Spec.NodeName; n != "" && !nodeSeen.exists(n, func(n string) bool { return nodes[n] }) {
 			work = append(work, podItem{pod: p, nodeGone: true})
 			return true
 		}
 		if p.DeletionTimestamp != nil {
+			terminating = true
 			if len(outOfService) > 0 && outOfService[p.Spec.NodeName] && !forceDeleted(p) {
 				work = append(work, podItem{pod: p, outOfService: true})
 			}
@@ -192,7 +262,7 @@ func podWork(s *store.Store) []podItem {
 		}
 		return true
 	})
-	return work
+	return work, terminating
 }
 
 // seenCache remembers, for one pass, whether a string (a node name, an

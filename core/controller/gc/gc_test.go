@@ -42,7 +42,94 @@ func TestNameAndClone(t *testing.T) {
 	t.Parallel()
 	c := New()
 	assert.Equal(t, "garbage-collector-controller", c.Name())
-	assert.Same(t, c, c.Clone())
+	assert.NotSame(t, c, c.Clone(), "the clone keeps its own memory of the last pass")
+}
+
+// TestACleanPassIsSkippedUntilSomethingChanges: after a pass that found
+// nothing, the collector notices each kind of change it depends on, in the
+// same store and in a clone of it.
+func TestACleanPassIsSkippedUntilSomethingChanges(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		change func(t *testing.T, s *store.Store, d *api.Deployment, rs *api.ReplicaSet)
+		want   []string
+	}{
+		{"the owner is deleted", func(t *testing.T, s *store.Store, d *api.Deployment, _ *api.ReplicaSet) {
+			require.NoError(t, s.Delete(api.KindDeployment, d.Namespace, d.Name, store.DeleteOptions{PropagationPolicy: store.DeletePropagationOrphan}))
+			simtest.MustCreate(t, s, simtest.NewPod("stray", simtest.WithPodOwner(d)))
+		}, []string{"pod/stray: delete pod stray: owner deployment/web is gone"}},
+		{"the node is deleted", func(t *testing.T, s *store.Store, _ *api.Deployment, _ *api.ReplicaSet) {
+			require.NoError(t, s.Delete(api.KindNode, "", "node-1", store.DeleteOptions{}))
+		}, []string{"pod/web-5d9c7b8f4-aaaaa: delete pod web-5d9c7b8f4-aaaaa: node node-1 is gone",
+			"pod/web-5d9c7b8f4-bbbbb: delete pod web-5d9c7b8f4-bbbbb: node node-1 is gone"}},
+		{"the owner is deleted in the foreground", func(t *testing.T, s *store.Store, d *api.Deployment, _ *api.ReplicaSet) {
+			// Only the Deployment's metadata changes (deletionTimestamp, finalizer).
+			require.NoError(t, s.Delete(api.KindDeployment, d.Namespace, d.Name, store.DeleteOptions{PropagationPolicy: store.DeletePropagationForeground}))
+		}, []string{
+			"replicaset/web-5d9c7b8f4: delete replica set web-5d9c7b8f4 in the foreground: owner deployment/web is being deleted in the foreground",
+			"pod/web-5d9c7b8f4-aaaaa: delete pod web-5d9c7b8f4-aaaaa: owner replicaset/web-5d9c7b8f4 is being deleted in the foreground",
+			"pod/web-5d9c7b8f4-bbbbb: delete pod web-5d9c7b8f4-bbbbb: owner replicaset/web-5d9c7b8f4 is being deleted in the foreground",
+			"pod/web-5d9c7b8f4-ccccc: delete pod web-5d9c7b8f4-ccccc: owner replicaset/web-5d9c7b8f4 is being deleted in the foreground",
+			"replicaset/web-5d9c7b8f4: waiting for 2 dependents (pod/web-5d9c7b8f4-aaaaa, pod/web-5d9c7b8f4-bbbbb) to be deleted before replica set web-5d9c7b8f4 (foreground deletion)",
+			"deployment/web: waiting for replicaset/web-5d9c7b8f4 to be deleted before deployment web (foreground deletion)",
+		}},
+		{"a pod gets an owner that does not exist", func(t *testing.T, s *store.Store, _ *api.Deployment, rs *api.ReplicaSet) {
+			p := simtest.GetPod(t, s, "web-5d9c7b8f4-ccccc").DeepCopy()
+			p.OwnerReferences = append(p.OwnerReferences, api.OwnerReference{APIVersion: "v1", Kind: "ConfigMap", Name: "gone", UID: "no-such-uid"})
+			_, err := s.Update(p)
+			require.NoError(t, err)
+		}, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := simtest.NewStore()
+			d, rs, _ := deploymentWithPods(t, s)
+			c := New()
+			require.Empty(t, actions(t, simtest.Sync(s, c)))
+			require.NotNil(t, c.clean, "a pass that found nothing is remembered")
+			clone, cc := s.Clone(s.Clock().Clone()), c.Clone()
+			tc.change(t, s, d, rs)
+			tc.change(t, clone, d, rs)
+			assert.Equal(t, tc.want, actions(t, simtest.Sync(s, c)), "the same store")
+			assert.Equal(t, tc.want, actions(t, simtest.Sync(clone, cc)), "a clone, with a clone of the collector")
+			if tc.want == nil {
+				p := simtest.GetPod(t, s, "web-5d9c7b8f4-ccccc")
+				assert.Len(t, p.OwnerReferences, 1, "the dangling reference is stripped")
+			}
+		})
+	}
+}
+
+// TestACleanPassWatchesTheNodesWhileAPodTerminates: a pass that saw a
+// terminating pod on a node tainted out-of-service but Ready found nothing;
+// the node's status alone going NotReady (no metadata written) makes the
+// next pass force-delete the pod (podgc's gcTerminating), in the same store
+// and in a clone.
+func TestACleanPassWatchesTheNodesWhileAPodTerminates(t *testing.T) {
+	t.Parallel()
+	s := simtest.NewStore()
+	taint := simtest.WithNodeTaint(api.TaintNodeOutOfService, "nodeshutdown", api.TaintEffectNoExecute)
+	simtest.MustCreate(t, s, simtest.NewNodeWith("n", "4", "8Gi", 110, taint))
+	p := simtest.MustCreate(t, s, simtest.NewPod("p", simtest.WithPodNode("n"), simtest.WithPodReady(api.Epoch)))
+	require.NoError(t, s.Delete(api.KindPod, "default", "p", store.DeleteOptions{}))
+	c := New()
+	require.Empty(t, actions(t, simtest.Sync(s, c)), "the node is Ready")
+	require.NotNil(t, c.clean)
+	clone, cc := s.Clone(s.Clock().Clone()), c.Clone()
+	for _, st := range []*store.Store{s, clone} {
+		n, err := st.GetNode("n")
+		require.NoError(t, err)
+		x := n.DeepCopy()
+		simtest.WithNodeNotReady("False")(x)
+		_, err = st.UpdateStatus(x)
+		require.NoError(t, err)
+	}
+	want := []string{"pod/p: force-delete pod p: node n is out of service"}
+	assert.Equal(t, want, actions(t, simtest.Sync(s, c)), "the same store")
+	assert.Equal(t, want, actions(t, simtest.Sync(clone, cc)), "a clone, with a clone of the collector")
+	assert.False(t, s.Exists(p.UID))
 }
 
 func TestDeletingADeploymentCascades(t *testing.T) {

@@ -101,6 +101,9 @@ type Controller struct {
 	// before the first run.
 	lastCheck time.Time
 	checked   bool
+	// work is the scratch of one Sync, kept to spare its allocation (not
+	// state: each Sync starts it afresh).
+	work []nodeWork
 }
 
 // nodeHealth is nodeHealthData: when the controller last saw the node's
@@ -144,6 +147,7 @@ func (c *Controller) Name() string { return Component }
 func (c *Controller) Clone() controller.Controller {
 	x := *c
 	x.health = maps.Clone(c.health)
+	x.work = nil
 	return &x
 }
 
@@ -179,7 +183,11 @@ func (c *Controller) Sync(ctx *controller.Context) {
 		c.checked, c.lastCheck = true, now
 	}
 	nodes := s.Nodes()
-	work := make([]nodeWork, len(nodes))
+	clear(c.work)
+	if cap(c.work) < len(nodes) {
+		c.work = make([]nodeWork, len(nodes))
+	}
+	work := c.work[:len(nodes)]
 	for i, n := range nodes {
 		if check {
 			work[i] = c.tryUpdateNodeHealth(ctx, n, now)
@@ -211,24 +219,15 @@ func (c *Controller) Sync(ctx *controller.Context) {
 }
 
 // groupPods gives every node that is not Ready or has a NoExecute taint its
-// pods (in creation order); healthy clusters skip the pass.
+// pods (in creation order, from the store's index by node); healthy nodes
+// need none.
 func (c *Controller) groupPods(s *store.Store, work []nodeWork) {
-	idx := map[string]int{}
 	for i := range work {
 		st := work[i].health.status
 		if work[i].ready != api.ConditionTrue || (st != "" && st != api.ConditionTrue) || hasNoExecute(work[i].node) {
-			idx[work[i].node.Name] = i
+			work[i].pods = s.PodsOnNode(work[i].node.Name)
 		}
 	}
-	if len(idx) == 0 {
-		return
-	}
-	s.EachPod(func(p *api.Pod) bool {
-		if i, ok := idx[p.Spec.NodeName]; ok && p.Spec.NodeName != "" {
-			work[i].pods = append(work[i].pods, p)
-		}
-		return true
-	})
 }
 
 func hasNoExecute(n *api.Node) bool {
