@@ -64,7 +64,7 @@ func newEvents(a *app) *eventsPanel {
 	a.ls.on(p.text, "input", onFilter)
 	a.ls.on(p.kind, "change", onFilter)
 	a.ls.on(body, "click", func(ev dom.Event) {
-		if v, err := strconv.ParseInt(ev.Target().GetAttribute("data-t"), 10, 64); err == nil {
+		if v, err := strconv.ParseInt(targetAttr(ev, "data-t"), 10, 64); err == nil {
 			a.seek(v)
 		}
 	})
@@ -74,7 +74,7 @@ func newEvents(a *app) *eventsPanel {
 func (p *eventsPanel) root() *node { return p.el }
 
 func (p *eventsPanel) render(a *app) {
-	l := view.Events(a.inst.Sim, p.filter)
+	l := view.EventsWith(a.inst.Sim, p.filter, a.console.Refusals())
 	switch {
 	case l.Matched == l.Total:
 		p.count.setText(pluralize(l.Total, "row") + ", newest first")

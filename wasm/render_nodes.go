@@ -45,7 +45,7 @@ func newNodes(a *app) *nodesPanel {
 		return c
 	}, func(c *nodeCard) *node { return c.el })
 	hoverTitles(a, func() *sim.Sim { return a.inst.Sim }, grid, func(key string) []view.Tile {
-		if c := p.cards.byKey[key]; c != nil {
+		if c := p.cards.get(key); c != nil {
 			return c.drawn
 		}
 		return nil

@@ -72,7 +72,7 @@ func newRevisions(a *app) *revisionsPanel {
 	p.fromOpts = newKeyed(p.from, func(string) *node { return d.el("option", "") }, self)
 	p.toOpts = newKeyed(p.to, func(string) *node { return d.el("option", "") }, self)
 	a.ls.on(body, "click", func(ev dom.Event) {
-		if cmd := ev.Target().GetAttribute("data-command"); cmd != "" {
+		if cmd := targetAttr(ev, "data-command"); cmd != "" {
 			a.command(cmd, view.FromButton, nil)
 		}
 	})

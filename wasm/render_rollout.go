@@ -71,7 +71,7 @@ func newRolloutOf(a *app, simOf func() *sim.Sim, compact bool) *rolloutPart {
 		return c
 	}, func(c *columnView) *node { return c.el })
 	hoverTitles(a, simOf, colsEl, func(key string) []view.Tile {
-		if c := r.cols.byKey[key]; c != nil {
+		if c := r.cols.get(key); c != nil {
 			return c.drawn
 		}
 		return nil
@@ -276,6 +276,9 @@ func (g *gaugeView) render(v *view.Gauge) {
 	if v.Blocking {
 		cls += " cv-blocking"
 	}
+	if v.Starting {
+		cls += " cv-starting"
+	}
 	g.el.setClass(cls)
 	g.label.setText(v.Text)
 	g.flag.setText("blocking the next step")
@@ -299,6 +302,8 @@ func (g *gaugeView) render(v *view.Gauge) {
 			case n == 0:
 				c.setClass("cv-cell cv-none")
 				c.setText("none allowed")
+			case v.Starting && i < int(v.Used):
+				c.setClass("cv-cell cv-start") // pods starting: neutral, no budget is exceeded
 			case i >= int(v.Max):
 				c.setClass("cv-cell cv-over")
 			case i < int(v.Used):
@@ -330,3 +335,17 @@ func pluralize(n int, word string) string {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// reveal scrolls the rollout card into view and highlights it briefly:
+// what a click on a Deployment's name (the why panel) shows, even with one
+// Deployment, whose focus does not change.
+func (r *rolloutPart) reveal() {
+	el := r.el.Value
+	if sv := el.Get("scrollIntoView"); sv.Truthy() {
+		el.Call("scrollIntoView", map[string]any{"block": "nearest", "behavior": "smooth"})
+	}
+	cl := el.Get("classList")
+	cl.Call("remove", "cv-flash")
+	_ = el.Get("offsetWidth") // restart the animation
+	cl.Call("add", "cv-flash")
+}

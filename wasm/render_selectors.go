@@ -17,9 +17,12 @@ import (
 // with the API server's verdict (a server-side dry run) before applying it.
 type selectorsPanel struct {
 	el, selInput, lblInput, verdict, apply, notes, editFor *node
-	rows                                                   *keyed[selectorRow]
-	groups                                                 *keyed[groupView]
-	noteItems                                              *keyed[node]
+	// rejected lists the refusals of this second about a selector
+	// (view.Ownership.MarkRejected), above the table.
+	rejected  *keyed[node]
+	rows      *keyed[selectorRow]
+	groups    *keyed[groupView]
+	noteItems *keyed[node]
 	// edited is set once the user typed in the form; for is the
 	// Deployment the form was filled from.
 	edited  bool
@@ -66,7 +69,10 @@ func newSelectors(a *app) *selectorsPanel {
 		d.el("label", "cv-field").add(d.el("span", "", "spec.selector.matchLabels"), p.selInput),
 		d.el("label", "cv-field").add(d.el("span", "", "spec.template.metadata.labels"), p.lblInput),
 		d.el("p", "cv-small cv-muted", "The API server's verdict, before you apply:"), p.verdict, p.apply)
-	p.el.add(intro, d.el("div", "cv-scroll").add(table), p.notes, groupsEl, form)
+	rejEl := d.el("div", "cv-sel-rejected")
+	rejEl.setAttr("aria-live", "polite")
+	p.rejected = newKeyed(rejEl, func(string) *node { return d.el("pre", "cv-rejected-msg") }, func(n *node) *node { return n })
+	p.el.add(intro, rejEl, d.el("div", "cv-scroll").add(table), p.notes, groupsEl, form)
 
 	p.rows = newKeyed(body, func(string) *selectorRow {
 		r := &selectorRow{el: d.el("tr", ""), name: d.el("td", "cv-mono"), sel: d.el("td", "cv-mono"), labels: d.el("td", "cv-mono"),
@@ -108,12 +114,32 @@ func (p *selectorsPanel) newSim(*app) {
 func (p *selectorsPanel) render(a *app) {
 	s := a.inst.Sim
 	o := view.OwnershipOf(s)
+	o.MarkRejected(view.Rejections(s, a.console.Refusals()))
+	rk := make([]string, len(o.Rejected))
+	for i, r := range o.Rejected {
+		rk[i] = r.Key
+	}
+	p.rejected.sync(rk, func(i int, n *node) {
+		r := o.Rejected[i]
+		text := "Rejected at " + r.At + ": " + r.Action
+		if r.Selector != "" {
+			text += "\nrefused selector: " + r.Selector + "   template labels: " + r.Labels
+		}
+		n.setText(text + "\n" + r.Message)
+	})
 	keys := make([]string, len(o.Selectors))
 	for i, r := range o.Selectors {
 		keys[i] = r.Key
 	}
 	p.rows.sync(keys, func(i int, r *selectorRow) {
 		v := o.Selectors[i]
+		if v.Rejected != "" {
+			r.el.setClass("cv-sel-refused")
+			r.el.setAttr("title", "Refused this second: "+v.Rejected)
+		} else {
+			r.el.setClass("")
+			r.el.setAttr("title", "")
+		}
 		r.name.setText(v.Key)
 		r.sel.setText(breakable(v.Selector))
 		labels := v.Labels

@@ -12,7 +12,7 @@ import (
 // step (shift: ten seconds), "/" goes to the console. On the page they work
 // anywhere except while typing; in an embed, while focus is inside it.
 func (a *app) keys() {
-	var target dom.EventTarget = a.el
+	var target eventTarget = a.el
 	if !a.opts.Embed {
 		target = dom.GetWindow().Document()
 	}

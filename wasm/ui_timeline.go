@@ -75,7 +75,7 @@ func newTimeline(a *app) *timelinePart {
 		}
 	})
 	a.ls.on(t.marks, "click", func(ev dom.Event) {
-		if v, err := strconv.ParseInt(ev.Target().GetAttribute("data-t"), 10, 64); err == nil {
+		if v, err := strconv.ParseInt(targetAttr(ev, "data-t"), 10, 64); err == nil {
 			a.seek(v)
 		}
 	})

@@ -71,6 +71,12 @@ type Gauge struct {
 	Meaning string
 	// Full is set when Used ≥ Max; Blocking when this bound stops the next step.
 	Full, Blocking bool
+	// Starting is set on the unavailability gauge while pods start with no
+	// rollout replacing any (a first bring-up, a scale-up, a crash): more
+	// may be unavailable than the budget, which only limits how many old
+	// pods a rollout takes away, so it is no violation. Text then says
+	// "starting: 10 of 10 not available yet" and Full is false.
+	Starting bool
 }
 
 // Focus returns the Deployment the page centres on: name if it exists,
@@ -265,6 +271,10 @@ func gauges(d *api.Deployment, rss []*api.ReplicaSet, rec *controller.SyncRecord
 	}
 	unavail = newGauge("unavailable", used, deployment.MaxUnavailable(d), unavailMath, meaning,
 		blocking == deployment.BlockingUnavailable)
+	if active <= 1 && used > deployment.MaxUnavailable(d) {
+		unavail.Starting, unavail.Full = true, false
+		unavail.Text = fmt.Sprintf("starting: %d of %d not available yet", used, n)
+	}
 	return surge, unavail
 }
 
