@@ -38,7 +38,10 @@ type app struct {
 	timeline   *timelinePart
 	why        *whyPart
 	rollout    *rolloutPart
-	compare    *comparePart
+	// compare is the Compare view, built the first time the instance
+	// compares variants, inside compareSlot.
+	compare     *comparePart
+	compareSlot *node
 	loop       *loopPart
 	tabs       *tabsPart
 	play       *player
@@ -87,11 +90,11 @@ func (a *app) build() {
 	a.timeline = newTimeline(a)
 	a.why = newWhy(a)
 	a.rollout = newRollout(a)
-	a.compare = newCompare(a)
+	a.compareSlot = d.el("div", "cv-compare-slot")
 	a.loop = newLoop(a)
 	if a.opts.Embed {
 		a.embedTitle = d.el("p", "cv-embed-title")
-		a.el.add(a.embedTitle, a.alert, a.loading, a.timeline.el, a.compare.el, a.why.el, a.rollout.el, a.loop.el)
+		a.el.add(a.embedTitle, a.alert, a.loading, a.timeline.el, a.compareSlot, a.why.el, a.rollout.el, a.loop.el)
 	} else {
 		a.intro = newIntro(a)
 		a.shareBar = newShare(a)
@@ -100,7 +103,7 @@ func (a *app) build() {
 		a.shareBar.share.Value.Call("after", a.embed.btn.Value)
 		a.intro.bar.add(a.shareBar.el)
 		a.tabs = newTabs(a)
-		main := d.el("div", "cv-main").add(a.compare.el, a.why.el, a.rollout.el, a.tabs.el)
+		main := d.el("div", "cv-main").add(a.compareSlot, a.why.el, a.rollout.el, a.tabs.el)
 		side := d.el("aside", "cv-side").add(a.intro.el, a.loop.el, a.intro.checksEl)
 		side.setAttr("aria-label", "Scenario and controllers")
 		a.el.add(a.offerRescue(), a.alert, a.intro.bar, a.shareBar.note, a.embed.panel, a.keeper.offer, a.timeline.el, a.loading, d.el("div", "cv-grid").add(main, side))
@@ -166,7 +169,11 @@ func (a *app) renderParts(prof profiler) {
 	// The Compare view takes the place of the why-lines and the rollout
 	// when the instance compares variants (Instance.Compare).
 	compared := a.inst.Compare != nil
-	a.compare.el.setHidden(!compared)
+	if compared && a.compare == nil {
+		a.compare = newCompare(a)
+		a.compareSlot.add(a.compare.el)
+	}
+	a.compareSlot.setHidden(!compared)
 	a.why.el.setHidden(compared)
 	a.rollout.el.setHidden(compared)
 	if compared {
