@@ -42,9 +42,9 @@ type app struct {
 	// compares variants, inside compareSlot.
 	compare     *comparePart
 	compareSlot *node
-	loop       *loopPart
-	tabs       *tabsPart
-	play       *player
+	loop        *loopPart
+	tabs        *tabsPart
+	play        *player
 	// rescue keeps the page's rescue copy (rescue.go).
 	rescue rescuer
 	// shareBar is Share, Download and the note under them; keeper keeps
