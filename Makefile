@@ -42,7 +42,7 @@ STATICCHECK_VERSION := v0.8.2
 TOOLS_BIN := $(CURDIR)/bin/tools
 STATICCHECK := $(TOOLS_BIN)/staticcheck-$(STATICCHECK_VERSION)
 
-.PHONY: all build serve test lint tools test-wasm test-browser bench fuzz size clean FORCE
+.PHONY: all build serve test lint tools axe test-wasm test-browser bench fuzz size clean FORCE
 all: build
 
 ## build: the wasm and its wasm_exec.js into web/dist, then bin/converge, which embeds them
@@ -79,6 +79,18 @@ $(STATICCHECK):
 	mv $(TOOLS_BIN)/tmp/staticcheck $@
 	@rmdir $(TOOLS_BIN)/tmp
 
+# axe-core, pinned in tools/axe/package-lock.json, for the accessibility
+# browser test (cmd/converge/browser_a11y_test.go). `make axe` installs it
+# with npm ci into tools/axe/node_modules (not committed).
+AXE := tools/axe/node_modules/axe-core/axe.min.js
+
+## axe: install the pinned axe-core into tools/axe (when it is missing or the lock changed)
+axe: $(AXE)
+
+$(AXE): tools/axe/package.json tools/axe/package-lock.json
+	npm ci --prefix tools/axe --no-audit --no-fund
+	@touch $@
+
 ## lint: gofmt, go mod tidy, go vet and staticcheck, native and wasm
 lint: $(STATICCHECK)
 	@unformatted="$$(find . -name '*.go' -not -path './.git/*' -not -path '*/testdata/*' -exec gofmt -l {} +)"; \
@@ -99,7 +111,7 @@ test-wasm:
 	GOOS=js GOARCH=wasm $(GO) test $(TESTFLAGS) -exec="$(WASM_EXEC_DIR)/go_js_wasm_exec" $(WASM_TEST_PKGS)
 
 ## test-browser: the command line's tests, with the browser tests (needs make build; runs alone, so a busy machine does not slow the browser)
-test-browser:
+test-browser: $(AXE)
 	$(GO) test $(TESTFLAGS) ./cmd/converge
 
 ## size: what the wasm is made of, per package, raw, gzip and brotli -q 11 (tools/wasmsize); fails over SIZE_BUDGET

@@ -304,3 +304,43 @@ func breakable(s string) string {
 }
 
 var breaker = strings.NewReplacer(":", ":\u200b", "/", "/\u200b", ",", ",\u200b")
+
+// tableHead makes a table's head row from its column headers, and gives
+// the table and the head their roles explicitly: on a narrow screen the
+// table reflows to stacked rows (style.css), and CSS display must not take
+// the table's meaning away from a screen reader.
+func tableHead(d doc, table *node, heads []string) *node {
+	table.setAttr("role", "table")
+	head := d.el("tr", "")
+	head.setAttr("role", "row")
+	for _, h := range heads {
+		th := d.el("th", "", h)
+		th.setAttr("scope", "col")
+		th.setAttr("role", "columnheader")
+		head.add(th)
+	}
+	thead := d.el("thead", "")
+	thead.setAttr("role", "rowgroup")
+	return thead.add(head)
+}
+
+// tableBody is a tbody with its role (see tableHead).
+func tableBody(d doc) *node {
+	b := d.el("tbody", "")
+	b.setAttr("role", "rowgroup")
+	return b
+}
+
+// tableRow fills a body row with its cells, each labelled with its
+// column's header (data-label), which a stacked row shows before the cell.
+func tableRow(tr *node, heads []string, cells ...*node) *node {
+	tr.setAttr("role", "row")
+	for i, c := range cells {
+		c.setAttr("role", "cell")
+		if i < len(heads) {
+			c.setAttr("data-label", heads[i])
+		}
+		tr.add(c)
+	}
+	return tr
+}

@@ -58,7 +58,13 @@ func newRolloutOf(a *app, simOf func() *sim.Sim, compact bool) *rolloutPart {
 	r.title = d.el("h2", "cv-rollout-title")
 	r.strategy = d.el("p", "cv-strategy cv-muted")
 	r.summary = d.el("p", "cv-summary")
-	r.empty = d.el("p", "cv-muted", "No Deployment to show.")
+	// With no Deployment the card says what is missing, in a neutral box:
+	// nothing failed, there is only nothing to roll out.
+	r.empty = d.el("div", "cv-empty").add(
+		d.el("p", "cv-empty-title", "No Deployment at this second"),
+		d.el("p", "cv-muted", "There is no rollout to draw: no ReplicaSets to compare, no surge or unavailability budget. "+
+			"A Deployment appears here once the scenario or the console creates one (kubectl apply, kubectl create deployment); "+
+			"pods and ReplicaSets that exist without one are in Nodes and Selectors."))
 	head := d.el("div", "cv-rollout-head").add(d.el("div", "").add(r.title, r.strategy), r.summary)
 	r.surge = newGauge(d, "Surge: pods above the desired count while both ReplicaSets run")
 	r.unavailable = newGauge(d, "Unavailability: desired pods that are not available")
@@ -126,12 +132,14 @@ func (r *rolloutPart) draw(ro *view.Rollout) {
 	r.legend.setHidden(ro == nil)
 	if ro == nil {
 		r.title.setText("Rollout")
+		r.title.setClass("cv-rollout-title cv-muted")
 		r.strategy.setText("")
 		r.summary.setText("")
 		r.hidden.setHidden(true)
 		r.cols.sync(nil, func(int, *columnView) {})
 		return
 	}
+	r.title.setClass("cv-rollout-title")
 	title := "deployment/" + ro.Deployment
 	if ro.Revision != "" {
 		title += " · revision " + ro.Revision
@@ -276,8 +284,8 @@ func (g *gaugeView) render(v *view.Gauge) {
 	if v.Blocking {
 		cls += " cv-blocking"
 	}
-	if v.Starting {
-		cls += " cv-starting"
+	if v.Idle {
+		cls += " cv-idle cv-starting"
 	}
 	g.el.setClass(cls)
 	g.label.setText(v.Text)
@@ -302,7 +310,7 @@ func (g *gaugeView) render(v *view.Gauge) {
 			case n == 0:
 				c.setClass("cv-cell cv-none")
 				c.setText("none allowed")
-			case v.Starting && i < int(v.Used):
+			case v.Idle && i < int(v.Used):
 				c.setClass("cv-cell cv-start") // pods starting: neutral, no budget is exceeded
 			case i >= int(v.Max):
 				c.setClass("cv-cell cv-over")

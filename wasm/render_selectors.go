@@ -41,14 +41,9 @@ func newSelectors(a *app) *selectorsPanel {
 		"Each ReplicaSet's selector adds the pod-template-hash of its template, so ReplicaSets of one Deployment never share pods. "+
 		"A Service selects by labels alone, owner or not.")
 	table := d.el("table", "cv-table")
-	head := d.el("tr", "")
-	for _, h := range []string{"OBJECT", "SELECTOR", "TEMPLATE LABELS", "CONTROLLED BY", "PODS MATCHED"} {
-		th := d.el("th", "", h)
-		th.setAttr("scope", "col")
-		head.add(th)
-	}
-	body := d.el("tbody", "")
-	table.add(d.el("thead", "").add(head), body)
+	heads := []string{"OBJECT", "SELECTOR", "TEMPLATE LABELS", "CONTROLLED BY", "PODS MATCHED"}
+	body := tableBody(d)
+	table.add(tableHead(d, table, heads), body)
 	groupsEl := d.el("div", "cv-groups")
 	p.notes = d.el("ul", "cv-notes")
 
@@ -77,11 +72,11 @@ func newSelectors(a *app) *selectorsPanel {
 	p.rows = newKeyed(body, func(string) *selectorRow {
 		r := &selectorRow{el: d.el("tr", ""), name: d.el("td", "cv-mono"), sel: d.el("td", "cv-mono"), labels: d.el("td", "cv-mono"),
 			owner: d.el("td", "cv-mono"), pods: d.el("td", "")}
-		r.el.add(r.name, r.sel, r.labels, r.owner, r.pods)
+		tableRow(r.el, heads, r.name, r.sel, r.labels, r.owner, r.pods)
 		return r
 	}, func(r *selectorRow) *node { return r.el })
 	p.groups = newKeyed(groupsEl, func(string) *groupView {
-		g := &groupView{el: d.el("article", "cv-group"), head: d.el("h4", ""), labels: d.el("p", "cv-mono"),
+		g := &groupView{el: d.el("article", "cv-group"), head: d.el("h3", ""), labels: d.el("p", "cv-mono"),
 			matched: d.el("p", "cv-small"), names: d.el("p", "cv-mono cv-small cv-muted"), warning: d.el("p", "cv-warning")}
 		g.el.add(g.head, g.labels, g.matched, g.names, g.warning)
 		return g

@@ -281,7 +281,7 @@ func TestUIConsoleCommandThatWaits(t *testing.T) {
 	p.screenshot(t, "waiting")
 	// Step on, a second at a time, as the page's step button does.
 	p.waitFor(t, `(() => {
-		document.querySelector('button[aria-label^="Step one second"]').click();
+		document.querySelector(".cv-timeline .cv-step").click();
 		const e = document.querySelector(".cv-entry:not(.cv-scripted)");
 		return e && !e.classList.contains("cv-waiting") && e.querySelector(".cv-out").textContent.includes("successfully rolled out");
 	})()`)
@@ -449,7 +449,7 @@ func TestUIEachActionRendersOnce(t *testing.T) {
 		out["the selectors' apply"] = count(() => q(".cv-edit .cv-primary").click());
 		tab("editor");
 		out["the editor's Apply"] = count(() => q(".cv-editor .cv-primary").click());
-		out["the step button"] = count(() => q("[aria-label='Step one second (→)']").click());
+		out["the step button"] = count(() => q(".cv-timeline .cv-step").click());
 		return out;
 	})()`)
 	for _, action := range []string{"a console command that joins the scenario", "a read-only console command",

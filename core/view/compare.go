@@ -126,7 +126,7 @@ func CompareChart(r *compare.Run, name string) Chart {
 	c := Chart{Key: "compare/" + name, Title: "deployment/" + name + ": available pods (thick) and replicas (thin), every variant",
 		Span: span, YMax: yMax, YUnit: "pods"}
 	for _, l := range lines {
-		c.Series = append(c.Series, Series{Key: l.key, Label: l.label, Path: sc.line(l.vals, l.have)})
+		c.Series = append(c.Series, Series{Key: l.key, Label: l.label, Path: sc.line(l.vals, nil, l.have)})
 		if now < int64(len(l.vals)) && l.have[now] {
 			c.Now = append(c.Now, Value{Key: l.key, Label: l.label, Value: strconv.FormatInt(l.vals[now], 10)})
 		}

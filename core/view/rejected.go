@@ -1,7 +1,6 @@
 package view
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -45,10 +44,6 @@ type Rejection struct {
 	// selector; "" otherwise.
 	Selector, Labels string
 }
-
-// invalidObject finds the object in the API server's texts: `The
-// Deployment "web" is invalid`, `deployments.apps "web" not found`.
-var invalidObject = regexp.MustCompile(`The ([A-Za-z]+) "([^"]+)" is invalid|([a-z]+(?:\.[a-z.]+)?) "([^"]+)" not found`)
 
 // StepRejections lists the kubectl and apply steps of the scenario that
 // were refused by the current second, in scenario order (a step that
@@ -94,19 +89,95 @@ func StepRejections(s *sim.Sim) []Rejection {
 	return out
 }
 
-// objectOf is the object an API server text names, "deployment/web", or "".
+// objectOf is the object an API server text names, "deployment/web", or
+// "": the first of `The Deployment "web" is invalid` and `deployments.apps
+// "web" not found` in msg. (The page's wasm links no regexp package:
+// findObject is the expression
+// `The ([A-Za-z]+) "([^"]+)" is invalid|([a-z]+(?:\.[a-z.]+)?) "([^"]+)" not found`
+// written out, which its test checks against it.)
 func objectOf(msg string) string {
-	m := invalidObject.FindStringSubmatch(msg)
+	kind, name, resource, ok := findObject(msg)
 	switch {
-	case m == nil:
+	case !ok:
 		return ""
-	case m[1] != "":
-		return store.ShortRef(m[1], m[2])
+	case kind != "":
+		return store.ShortRef(kind, name)
 	}
-	if rt, ok := api.LookupResource(m[3]); ok {
-		return store.ShortRef(rt.Kind, m[4])
+	if rt, found := api.LookupResource(resource); found {
+		return store.ShortRef(rt.Kind, name)
 	}
 	return ""
+}
+
+// findObject returns the leftmost match in msg of the API server's two
+// texts that name an object: a kind and name for "is invalid", a resource
+// and name for "not found".
+func findObject(msg string) (kind, name, resource string, ok bool) {
+	for start := 0; start < len(msg); start++ {
+		if k, n, found := invalidAt(msg[start:]); found {
+			return k, n, "", true
+		}
+		if r, n, found := notFoundAt(msg[start:]); found {
+			return "", n, r, true
+		}
+	}
+	return "", "", "", false
+}
+
+// invalidAt matches `The ([A-Za-z]+) "([^"]+)" is invalid` at the start of s.
+func invalidAt(s string) (kind, name string, ok bool) {
+	rest, found := strings.CutPrefix(s, "The ")
+	if !found {
+		return "", "", false
+	}
+	i := 0
+	for i < len(rest) && (rest[i] >= 'a' && rest[i] <= 'z' || rest[i] >= 'A' && rest[i] <= 'Z') {
+		i++
+	}
+	if i == 0 {
+		return "", "", false
+	}
+	name, ok = quotedThen(rest[i:], `" is invalid`)
+	return rest[:i], name, ok
+}
+
+// notFoundAt matches `([a-z]+(?:\.[a-z.]+)?) "([^"]+)" not found` at the
+// start of s.
+func notFoundAt(s string) (resource, name string, ok bool) {
+	lower := func(c byte) bool { return c >= 'a' && c <= 'z' }
+	i := 0
+	for i < len(s) && lower(s[i]) {
+		i++
+	}
+	if i == 0 {
+		return "", "", false
+	}
+	if i < len(s) && s[i] == '.' {
+		j := i + 1
+		for j < len(s) && (lower(s[j]) || s[j] == '.') {
+			j++
+		}
+		if j > i+1 {
+			if name, ok := quotedThen(s[j:], `" not found`); ok {
+				return s[:j], name, true
+			}
+		}
+	}
+	name, ok = quotedThen(s[i:], `" not found`)
+	return s[:i], name, ok
+}
+
+// quotedThen matches ` "([^"]+)` followed by tail at the start of s.
+func quotedThen(s, tail string) (string, bool) {
+	rest, found := strings.CutPrefix(s, ` "`)
+	if !found {
+		return "", false
+	}
+	end := strings.IndexByte(rest, '"')
+	if end <= 0 || !strings.HasPrefix(rest[end:], tail) {
+		return "", false
+	}
+	return rest[:end], true
 }
 
 // Rejections are the refusals of second t: the scenario's steps and the
