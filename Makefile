@@ -10,7 +10,21 @@ DIST := web/dist
 WASM := $(DIST)/converge.wasm
 BIN := bin/converge
 # -buildvcs=false: the outputs depend on the sources only, not on git's state.
-WASMFLAGS := -trimpath -buildvcs=false -ldflags='-s -w'
+# -modfile: go.yaml.in/yaml/v3 without regexp (tools/wasmmod). -gcflags: no
+# inlining in the packages that do not run per tick or per frame, which makes
+# the wasm about 7% smaller on the wire at no measurable cost in speed; the
+# simulator's own packages keep it (inlining everything costs 2x in
+# BenchmarkBrowserSimulate). docs/performance.md has the measurements.
+WASM_MOD := bin/wasm/go.mod
+WASM_NOINLINE := converge/wasm converge/wasm/bridge converge/core/kubectl/... converge/core/scenario \
+	converge/core/manifest converge/core/validation/... converge/core/view go.yaml.in/yaml/v3 \
+	encoding/json fmt compress/flate text/tabwriter net/url honnef.co/go/js/dom/v2
+WASM_BUILDFLAGS := -trimpath -buildvcs=false -modfile=$(WASM_MOD) $(foreach p,$(WASM_NOINLINE),-gcflags=$(p)=-l)
+WASMFLAGS := $(WASM_BUILDFLAGS) -ldflags='-s -w'
+# Brotli quality of web/dist/converge.wasm.br, which `converge serve` sends to
+# browsers that accept br (internal/precompress has the times: 6 takes under a
+# second, 11 half a minute). export-site compresses at 11 itself.
+BROTLI_QUALITY ?= 6
 ADDR ?= 127.0.0.1:8080
 
 # Extra flags for every go test run; .ci/run passes -count=1 so that CI never
@@ -28,31 +42,28 @@ STATICCHECK_VERSION := v0.8.2
 TOOLS_BIN := $(CURDIR)/bin/tools
 STATICCHECK := $(TOOLS_BIN)/staticcheck-$(STATICCHECK_VERSION)
 
-.PHONY: all build serve test lint tools test-wasm test-browser bench fuzz clean FORCE
+.PHONY: all build serve test lint tools axe test-wasm test-browser bench fuzz size clean FORCE
 all: build
 
 ## build: the wasm and its wasm_exec.js into web/dist, then bin/converge, which embeds them
 build: $(BIN)
 
 # go build decides itself whether anything changed (FORCE; its cache makes an
-# unchanged build take a fraction of a second). The wasm is replaced only when
-# its bytes changed, so that the gzip rule after it runs only when needed.
+# unchanged build take a fraction of a second). tools/wasmdist packs the
+# linker's data segments and writes the wasm, NAME.gz and NAME.br only when
+# the bytes changed (see its doc).
 $(WASM): FORCE
-	@mkdir -p $(DIST)
-	GOOS=js GOARCH=wasm $(GO) build $(WASMFLAGS) -o $@.tmp ./wasm
-	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
-
-# Precompressed for `converge serve` (see cmd/converge/static.go). -n keeps the
-# name and time out of the header, so the bytes depend only on the wasm.
-$(WASM).gz: $(WASM)
-	gzip -9 -n -c $< > $@.tmp && mv $@.tmp $@
+	@mkdir -p $(DIST) bin
+	@$(GO) run ./tools/wasmmod bin/wasm
+	GOOS=js GOARCH=wasm $(GO) build $(WASMFLAGS) -o bin/converge.wasm.linked ./wasm
+	$(GO) run ./tools/wasmdist -brotli $(BROTLI_QUALITY) bin/converge.wasm.linked $@
 
 # wasm_exec.js belongs to the compiler that built the wasm: copy it, never commit it.
 $(DIST)/wasm_exec.js: $(WASM_EXEC_DIR)/wasm_exec.js
 	@mkdir -p $(DIST)
 	cp $< $@
 
-$(BIN): $(WASM) $(WASM).gz $(DIST)/wasm_exec.js FORCE
+$(BIN): $(WASM) $(DIST)/wasm_exec.js FORCE
 	$(GO) build -trimpath -buildvcs=false -o $@ ./cmd/converge
 
 ## serve: build, then serve the page on ADDR (default 127.0.0.1:8080)
@@ -67,6 +78,18 @@ $(STATICCHECK):
 	GOBIN=$(TOOLS_BIN)/tmp $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 	mv $(TOOLS_BIN)/tmp/staticcheck $@
 	@rmdir $(TOOLS_BIN)/tmp
+
+# axe-core, pinned in tools/axe/package-lock.json, for the accessibility
+# browser test (cmd/converge/browser_a11y_test.go). `make axe` installs it
+# with npm ci into tools/axe/node_modules (not committed).
+AXE := tools/axe/node_modules/axe-core/axe.min.js
+
+## axe: install the pinned axe-core into tools/axe (when it is missing or the lock changed)
+axe: $(AXE)
+
+$(AXE): tools/axe/package.json tools/axe/package-lock.json
+	npm ci --prefix tools/axe --no-audit --no-fund
+	@touch $@
 
 ## lint: gofmt, go mod tidy, go vet and staticcheck, native and wasm
 lint: $(STATICCHECK)
@@ -88,8 +111,16 @@ test-wasm:
 	GOOS=js GOARCH=wasm $(GO) test $(TESTFLAGS) -exec="$(WASM_EXEC_DIR)/go_js_wasm_exec" $(WASM_TEST_PKGS)
 
 ## test-browser: the command line's tests, with the browser tests (needs make build; runs alone, so a busy machine does not slow the browser)
-test-browser:
+test-browser: $(AXE)
 	$(GO) test $(TESTFLAGS) ./cmd/converge
+
+## size: what the wasm is made of, per package, raw, gzip and brotli -q 11 (tools/wasmsize); fails over SIZE_BUDGET
+SIZE_BUDGET ?= 1.5MiB
+size:
+	@mkdir -p bin
+	@$(GO) run ./tools/wasmmod bin/wasm
+	GOOS=js GOARCH=wasm $(GO) build $(WASM_BUILDFLAGS) -o bin/converge.wasm.named ./wasm
+	$(GO) run ./tools/wasmsize -modfile $(WASM_MOD) -budget $(SIZE_BUDGET) bin/converge.wasm.named
 
 ## k8sdiff: Kubernetes' own Deployment, ReplicaSet and HPA controllers against Converge's on generated cases (tools/k8sdiff, a module of its own; see docs/fidelity.md)
 .PHONY: k8sdiff
@@ -117,6 +148,6 @@ fuzz:
 ## clean: remove the build outputs (web/dist keeps its .gitkeep)
 clean:
 	rm -rf bin
-	rm -f $(WASM) $(WASM).tmp $(WASM).gz $(WASM).gz.tmp $(DIST)/wasm_exec.js
+	rm -f $(WASM) $(WASM).tmp $(WASM).gz $(WASM).gz.tmp $(WASM).br $(WASM).br.tmp $(DIST)/wasm_exec.js
 
 FORCE:

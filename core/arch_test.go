@@ -26,6 +26,11 @@ var forbidden = map[string]string{
 	"net/http":               "no network in core",
 	"math/rand":              "randomness comes from the store's seeded math/rand/v2 generator",
 	"honnef.co/go/js/dom/v2": "DOM work belongs to wasm/",
+	// What the page's wasm need not carry (docs/performance.md).
+	"regexp":        "the page's wasm links no regexp: write the expression out as a function and check it against the expression with internal/matchtest",
+	"math/big":      "the page's wasm links no math/big: exact arithmetic is in core/api (checked against math/big in its tests)",
+	"crypto/sha256": "the page's wasm links no crypto: core/kubelet has its own SHA-256",
+	"encoding/xml":  "the page's wasm links no encoding/xml",
 }
 
 type pkg struct {

@@ -6,10 +6,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"syscall/js"
 	"time"
 
 	"converge/core/scenario"
+	"converge/core/view"
 	"converge/wasm/bridge"
 )
 
@@ -243,6 +245,19 @@ func (p *page) stepping(f *funcs, inst *Instance) {
 		}
 		return bridge.JSON(inst.Run(line)), nil
 	})
+	f.set("removeStep", outcomeFunc, func(a args) (any, error) {
+		if inst.disposed {
+			return nil, errDisposed(inst)
+		}
+		v := a.get(0)
+		if v.Type() != js.TypeNumber || v.Float() != math.Trunc(v.Float()) || math.Abs(v.Float()) > 1<<31 {
+			return nil, a.errorf("the step's index must be a whole number, not %s", typeName(v))
+		}
+		if err := inst.RemoveStep(v.Int()); err != nil {
+			return nil, err
+		}
+		return `{"ok":true}`, nil
+	})
 }
 
 func (p *page) reading(f *funcs, inst *Instance) {
@@ -274,6 +289,7 @@ func (p *page) reading(f *funcs, inst *Instance) {
 	value("name", func() (any, error) { return inst.Name, nil })
 	value("history", func() (any, error) { return bridge.JSON(nonNil(inst.Sim.History())), nil })
 	value("expectations", func() (any, error) { return bridge.JSON(nonNil(inst.Sim.Expectations())), nil })
+	value("steps", func() (any, error) { return bridge.JSON(nonNil(view.StepLog(inst.Sim))), nil })
 	value("time", func() (any, error) { return inst.Sim.T(), nil })
 	value("horizon", func() (any, error) { return inst.Sim.Horizon(), nil })
 	value("duration", func() (any, error) { return int64(inst.Sim.Duration() / time.Second), nil })
@@ -306,8 +322,11 @@ func (p *page) mounting(f *funcs, inst *Instance) {
 		if err != nil {
 			return nil, err
 		}
-		embed := opts.Type() == js.TypeObject && opts.Get("embed").Truthy()
-		return inst.Mount(root, MountOptions{Embed: embed}), nil
+		mo, err := mountOptions(a, opts)
+		if err != nil {
+			return nil, err
+		}
+		return inst.Mount(root, mo), nil
 	})
 	f.set("unmount", valueFunc, func(a args) (any, error) {
 		root, err := a.object(0, "the element", false)
@@ -321,6 +340,39 @@ func (p *page) mounting(f *funcs, inst *Instance) {
 		p.instances.remove(inst.ID)
 		return nil, nil
 	})
+}
+
+// mountOptions reads mount's options object (docs/js-api.md): embed,
+// controls, autoplay, speed; an absent one is its default.
+func mountOptions(a args, opts js.Value) (MountOptions, error) {
+	var mo MountOptions
+	if opts.Type() != js.TypeObject {
+		return mo, nil
+	}
+	mo.Embed = opts.Get("embed").Truthy()
+	mo.Autoplay = opts.Get("autoplay").Truthy()
+	switch c := opts.Get("controls"); c.Type() {
+	case js.TypeUndefined, js.TypeNull:
+	case js.TypeString:
+		switch v := c.String(); v {
+		case "", "full", "compact", "none":
+			mo.Controls = v
+		default:
+			return mo, a.errorf("the option controls must be \"full\", \"compact\" or \"none\", not %q", v)
+		}
+	default:
+		return mo, a.errorf("the option controls must be a string")
+	}
+	switch v := opts.Get("speed"); v.Type() {
+	case js.TypeUndefined, js.TypeNull:
+	case js.TypeNumber:
+		if f := v.Float(); f > 0 && f < 1e6 {
+			mo.Speed = int(f)
+		}
+	default:
+		return mo, a.errorf("the option speed must be a number")
+	}
+	return mo, nil
 }
 
 func nonNil[T any](s []T) []T {

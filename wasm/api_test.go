@@ -494,3 +494,43 @@ func TestBatchEndsWhenItsActionPanics(t *testing.T) {
 	inst.Step(1)
 	assert.Equal(t, []int64{1}, r.renders, "the instance renders again")
 }
+
+func TestStepsAndRemoveStep(t *testing.T) {
+	t.Parallel()
+	obj := newTestPage(t).def.obj
+	require.True(t, decode[loadResult](t, rawCall(obj, "load", webYAML)).OK)
+	rawCall(obj, "seek", 10)
+	before := rawCall(obj, "scenario").String()
+	refused := decode[sim.StepResult](t, rawCall(obj, "run", "scale deployment/nope --replicas=1"))
+	assert.False(t, refused.OK)
+	assert.Equal(t, 10, rawCall(obj, "time").Int(), "a refused command keeps the clock")
+	assert.Equal(t, before, rawCall(obj, "scenario").String(), "and is no step")
+
+	require.True(t, decode[sim.StepResult](t, rawCall(obj, "run", "scale deployment/web --replicas=4")).OK)
+	type row struct {
+		Index  int    `json:"index"`
+		At     string `json:"at"`
+		Action string `json:"action"`
+		State  string `json:"state"`
+		Output string `json:"output"`
+		Added  bool   `json:"added"`
+	}
+	steps := decode[[]row](t, rawCall(obj, "steps"))
+	var added *row
+	for i := range steps {
+		if steps[i].Added {
+			added = &steps[i]
+		}
+	}
+	require.NotNil(t, added)
+	assert.Equal(t, row{Index: added.Index, At: "11s", Action: "kubectl scale deployment/web --replicas=4", State: "ok",
+		Output: "deployment.apps/web scaled", Added: true}, *added)
+
+	assert.Equal(t, map[string]any{"ok": true}, decode[map[string]any](t, rawCall(obj, "removeStep", added.Index)))
+	assert.Equal(t, before, rawCall(obj, "scenario").String())
+	assert.Equal(t, 11, rawCall(obj, "time").Int(), "the simulation stays at its second")
+	bad := decode[map[string]any](t, rawCall(obj, "removeStep", 99))
+	assert.Equal(t, false, bad["ok"])
+	assert.Contains(t, bad["error"], "no step 99")
+	assert.Equal(t, "TypeError: removeStep: the step's index must be a whole number, not the string \"x\"", errorOf(rawCall(obj, "removeStep", "x")))
+}

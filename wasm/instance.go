@@ -89,6 +89,14 @@ type MountOptions struct {
 	// Embed is the compact view of <converge-sim> and ?embed=1: no editor
 	// chrome.
 	Embed bool
+	// Controls are the embed view's time controls: "full" (or ""), every
+	// one; "compact", play and the scrubber; "none", no timeline at all.
+	Controls string
+	// Autoplay plays each scenario the view opens from where it opens.
+	Autoplay bool
+	// Speed is the play speed to start with (nearestSpeed); 0 is the
+	// default.
+	Speed int
 }
 
 // RendererFunc makes a renderer of inst that draws into root. main passes
@@ -256,6 +264,19 @@ func (i *Instance) Run(line string) sim.StepResult {
 	return r
 }
 
+// RemoveStep takes out step i of the scenario, one added at run time
+// (sim.RemoveStep), and calls Changed. Without a simulation it returns
+// ErrNoScenario.
+func (i *Instance) RemoveStep(index int) error {
+	if i.Sim == nil {
+		return ErrNoScenario
+	}
+	i.stopSeek(&stopError{"stopped by removing a step"})
+	err := i.Sim.RemoveStep(index)
+	i.Changed()
+	return err
+}
+
 // Complete returns the console's tab completions of line's last word.
 func (i *Instance) Complete(line string) []string {
 	var env *kubectl.Env
@@ -277,7 +298,7 @@ func (i *Instance) Mount(root js.Value, opts MountOptions) bool {
 	if i.newRenderer == nil {
 		return false
 	}
-	r := i.newRenderer(i, dom.WrapNode(root), opts)
+	r := i.newRenderer(i, &dom.BasicNode{Value: root}, opts)
 	if r == nil {
 		return false
 	}

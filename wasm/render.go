@@ -47,6 +47,8 @@ type app struct {
 	// the editor's draft. Both nil in the embed view.
 	shareBar *sharePart
 	keeper   *draftKeeper
+	// embed is the Embed button and its snippets; nil in the embed view.
+	embed *embedPart
 }
 
 // panel is one tab of the page.
@@ -78,6 +80,9 @@ func (a *app) build() {
 	a.alert.setHidden(true)
 	a.loading = d.el("p", "cv-status", "Loading the scenario…")
 	a.play = newPlayer(a)
+	if a.opts.Speed > 0 {
+		a.play.speed = nearestSpeed(a.opts.Speed)
+	}
 	a.timeline = newTimeline(a)
 	a.why = newWhy(a)
 	a.rollout = newRollout(a)
@@ -89,16 +94,27 @@ func (a *app) build() {
 		a.intro = newIntro(a)
 		a.shareBar = newShare(a)
 		a.keeper = newDraftKeeper(a)
+		a.embed = newEmbed(a)
+		a.shareBar.share.Value.Call("after", a.embed.btn.Value)
 		a.intro.bar.add(a.shareBar.el)
 		a.tabs = newTabs(a)
 		main := d.el("div", "cv-main").add(a.why.el, a.rollout.el, a.tabs.el)
 		side := d.el("aside", "cv-side").add(a.intro.el, a.loop.el, a.intro.checksEl)
 		side.setAttr("aria-label", "Scenario and controllers")
-		a.el.add(a.offerRescue(), a.alert, a.intro.bar, a.shareBar.note, a.keeper.offer, a.timeline.el, a.loading, d.el("div", "cv-grid").add(main, side))
+		a.el.add(a.offerRescue(), a.alert, a.intro.bar, a.shareBar.note, a.embed.panel, a.keeper.offer, a.timeline.el, a.loading, d.el("div", "cv-grid").add(main, side))
 	}
 	if a.opts.Embed {
 		a.el.setClass("cv-app cv-embed")
 		a.mount.AppendChild(a.styleLink())
+		switch a.opts.Controls {
+		case "compact":
+			a.timeline.backBtn.setHidden(true)
+			a.timeline.stepBtn.setHidden(true)
+			a.timeline.speed.setHidden(true)
+			a.timeline.el.setClass("cv-timeline cv-timeline-compact")
+		case "none":
+			a.timeline.el.setHidden(true)
+		}
 	}
 	a.mount.AppendChild(a.el.BasicHTMLElement)
 	a.keys()
@@ -151,6 +167,7 @@ func (a *app) renderParts(prof profiler) {
 	if !a.opts.Embed {
 		prof.part("intro", func() { a.intro.render(a) })
 		prof.part("tab", func() { a.tabs.render(a) })
+		a.embed.render(a)
 	} else {
 		a.embedTitle.setText(view.IntroOf(a.inst.Sim).Title)
 	}
@@ -171,6 +188,9 @@ func (a *app) newSim() {
 		a.focus = d
 	}
 	a.play.reset()
+	if a.opts.Autoplay {
+		a.play.resume()
+	}
 	if a.tabs != nil {
 		a.tabs.newSim(a)
 	}

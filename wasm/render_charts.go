@@ -122,6 +122,11 @@ func (c *chartView) render(ch *view.Chart) {
 	}
 	c.xTicks.sync(tickKeys(ch.XTicks), func(i int, n *node) {
 		n.setText(ch.XTicks[i].Label)
+		if ch.XTicks[i].Minor {
+			n.setClass("cv-tick cv-tick-minor")
+		} else {
+			n.setClass("cv-tick")
+		}
 		n.setStyle("left", percentOf(ch.XTicks[i].Pos, view.ChartWidth))
 	})
 	c.yTicks.sync(tickKeys(ch.YTicks), func(i int, n *node) {

@@ -17,7 +17,13 @@ import (
 //     as much as a hundred Go function calls);
 //   - elements are wrapped directly as dom.BasicHTMLElement: dom.WrapElement
 //     looks up the constructor among dozens of classes, one JS call each,
-//     which would dominate the creation of a thousand pod tiles.
+//     which would dominate the creation of a thousand pod tiles;
+//   - nothing here goes through dom/v2's wrappers that choose a type per
+//     element or event (WrapNode, WrapElement, Event.Target, the events
+//     AddEventListener hands over): each links every element and event type
+//     of the package and their methods into the wasm, about 1,300 functions
+//     and 50 KB of its brotli size (docs/performance.md). Listeners get a
+//     plain *dom.BasicEvent, and targetAttr reads the target's attribute.
 //
 // Every string that comes from the user or the simulation goes in through
 // SetTextContent or SetAttribute, never as HTML.
@@ -152,16 +158,32 @@ func (n *node) setValue(v string) {
 // is created once for a new key, kept while its key stays and removed when
 // it goes. Children move only when the order of the keys that stay
 // changes.
-type keyed[T any] struct {
+//
+// keyed[T] is a typed shell around children, which does the work on
+// values of type any: a generic type is compiled once per shape of T, and
+// the page has a dozen kinds of row, so a generic sync would be a dozen
+// copies of it in the wasm (about 90 KB raw).
+type keyed[T any] struct{ children }
+
+// children is keyed's untyped state: every item is a *T of its keyed[T].
+type children struct {
 	parent *node
-	byKey  map[string]*T
+	byKey  map[string]any
 	order  []string
-	create func(key string) *T
-	root   func(*T) *node
+	create func(key string) any
+	root   func(any) *node
 }
 
 func newKeyed[T any](parent *node, create func(key string) *T, root func(*T) *node) *keyed[T] {
-	return &keyed[T]{parent: parent, byKey: map[string]*T{}, create: create, root: root}
+	return &keyed[T]{children{parent: parent, byKey: map[string]any{},
+		create: func(key string) any { return create(key) },
+		root:   func(it any) *node { return root(it.(*T)) }}}
+}
+
+// get is the item of key, or nil.
+func (k *keyed[T]) get(key string) *T {
+	it, _ := k.byKey[key].(*T)
+	return it
 }
 
 // sync makes the children those of keys, in order, and calls update on
@@ -169,6 +191,10 @@ func newKeyed[T any](parent *node, create func(key string) *T, root func(*T) *no
 // append call; a render where the keys did not change touches no child
 // that update does not change.
 func (k *keyed[T]) sync(keys []string, update func(i int, it *T)) {
+	k.children.sync(keys, func(i int, it any) { update(i, it.(*T)) })
+}
+
+func (k *children) sync(keys []string, update func(i int, it any)) {
 	if equalKeys(k.order, keys) {
 		for i, key := range keys {
 			update(i, k.byKey[key])
@@ -232,22 +258,43 @@ func equalKeys(a, b []string) bool {
 type listeners struct{ subs []subscription }
 
 type subscription struct {
-	target dom.EventTarget
+	target js.Value
 	typ    string
 	fn     js.Func
 }
 
-// on adds an event listener to target.
-func (l *listeners) on(target dom.EventTarget, typ string, f func(ev dom.Event)) {
-	fn := target.AddEventListener(typ, false, f)
-	l.subs = append(l.subs, subscription{target: target, typ: typ, fn: fn})
+// eventTarget is anything that takes event listeners: a *node, the
+// document.
+type eventTarget interface{ Underlying() js.Value }
+
+// on adds an event listener to target; f gets the event as a
+// *dom.BasicEvent.
+func (l *listeners) on(target eventTarget, typ string, f func(ev dom.Event)) {
+	fn := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		f(&dom.BasicEvent{Value: args[0]})
+		return nil
+	})
+	t := target.Underlying()
+	t.Call("addEventListener", typ, fn, false)
+	l.subs = append(l.subs, subscription{target: t, typ: typ, fn: fn})
 }
 
 func (l *listeners) release() {
 	for _, s := range l.subs {
-		s.target.RemoveEventListener(s.typ, false, s.fn)
+		s.target.Call("removeEventListener", s.typ, s.fn, false)
+		s.fn.Release()
 	}
 	l.subs = nil
+}
+
+// targetAttr is the attribute name of the element an event happened on,
+// "" when it has none.
+func targetAttr(ev dom.Event, name string) string {
+	v := ev.Underlying().Get("target").Call("getAttribute", name)
+	if v.Type() != js.TypeString {
+		return ""
+	}
+	return v.String()
 }
 
 // breakable lets a long identifier wrap after its separators (":", "/",
@@ -257,3 +304,43 @@ func breakable(s string) string {
 }
 
 var breaker = strings.NewReplacer(":", ":\u200b", "/", "/\u200b", ",", ",\u200b")
+
+// tableHead makes a table's head row from its column headers, and gives
+// the table and the head their roles explicitly: on a narrow screen the
+// table reflows to stacked rows (style.css), and CSS display must not take
+// the table's meaning away from a screen reader.
+func tableHead(d doc, table *node, heads []string) *node {
+	table.setAttr("role", "table")
+	head := d.el("tr", "")
+	head.setAttr("role", "row")
+	for _, h := range heads {
+		th := d.el("th", "", h)
+		th.setAttr("scope", "col")
+		th.setAttr("role", "columnheader")
+		head.add(th)
+	}
+	thead := d.el("thead", "")
+	thead.setAttr("role", "rowgroup")
+	return thead.add(head)
+}
+
+// tableBody is a tbody with its role (see tableHead).
+func tableBody(d doc) *node {
+	b := d.el("tbody", "")
+	b.setAttr("role", "rowgroup")
+	return b
+}
+
+// tableRow fills a body row with its cells, each labelled with its
+// column's header (data-label), which a stacked row shows before the cell.
+func tableRow(tr *node, heads []string, cells ...*node) *node {
+	tr.setAttr("role", "row")
+	for i, c := range cells {
+		c.setAttr("role", "cell")
+		if i < len(heads) {
+			c.setAttr("data-label", heads[i])
+		}
+		tr.add(c)
+	}
+	return tr
+}

@@ -41,20 +41,15 @@ func newEvents(a *app) *eventsPanel {
 	p.count.setAttr("aria-live", "polite")
 	tools := d.el("div", "cv-toolbar").add(p.text, p.kind, p.count)
 	table := d.el("table", "cv-table cv-event-table")
-	head := d.el("tr", "")
-	for _, h := range []string{"AT", "TYPE", "REASON", "OBJECT", "MESSAGE"} {
-		th := d.el("th", "", h)
-		th.setAttr("scope", "col")
-		head.add(th)
-	}
-	body := d.el("tbody", "")
-	table.add(d.el("thead", "").add(head), body)
+	heads := []string{"AT", "TYPE", "REASON", "OBJECT", "MESSAGE"}
+	body := tableBody(d)
+	table.add(tableHead(d, table, heads), body)
 	p.el.add(tools, d.el("div", "cv-scroll").add(table))
 	p.rows = newKeyed(body, func(string) *eventRow {
 		r := &eventRow{el: d.el("tr", ""), at: d.el("button", "cv-link cv-mono"), typ: d.el("td", ""), reason: d.el("td", ""),
 			object: d.el("td", "cv-mono"), message: d.el("td", "cv-msg")}
 		r.at.setAttr("type", "button")
-		r.el.add(d.el("td", "").add(r.at), r.typ, r.reason, r.object, r.message)
+		tableRow(r.el, heads, d.el("td", "").add(r.at), r.typ, r.reason, r.object, r.message)
 		return r
 	}, func(r *eventRow) *node { return r.el })
 	onFilter := func(dom.Event) {
@@ -64,7 +59,7 @@ func newEvents(a *app) *eventsPanel {
 	a.ls.on(p.text, "input", onFilter)
 	a.ls.on(p.kind, "change", onFilter)
 	a.ls.on(body, "click", func(ev dom.Event) {
-		if v, err := strconv.ParseInt(ev.Target().GetAttribute("data-t"), 10, 64); err == nil {
+		if v, err := strconv.ParseInt(targetAttr(ev, "data-t"), 10, 64); err == nil {
 			a.seek(v)
 		}
 	})
@@ -74,7 +69,7 @@ func newEvents(a *app) *eventsPanel {
 func (p *eventsPanel) root() *node { return p.el }
 
 func (p *eventsPanel) render(a *app) {
-	l := view.Events(a.inst.Sim, p.filter)
+	l := view.EventsWith(a.inst.Sim, p.filter, a.console.Refusals())
 	switch {
 	case l.Matched == l.Total:
 		p.count.setText(pluralize(l.Total, "row") + ", newest first")

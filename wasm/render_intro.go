@@ -74,7 +74,7 @@ func newIntro(a *app) *introPart {
 		}
 	})
 	a.ls.on(list, "click", func(ev dom.Event) {
-		if v, err := strconv.ParseInt(ev.Target().GetAttribute("data-t"), 10, 64); err == nil {
+		if v, err := strconv.ParseInt(targetAttr(ev, "data-t"), 10, 64); err == nil {
 			a.seek(v)
 		}
 	})
@@ -121,7 +121,11 @@ func (in *introPart) render(a *app) {
 		r.at.setAttr("data-t", strconv.FormatInt(c.T, 10))
 		r.at.setAttr("aria-label", "Go to "+c.At+" ("+c.State+")")
 		r.text.setText(c.Text)
-		r.got.setText(c.Got)
+		got := c.Got
+		if c.After != "" {
+			got += " — " + c.After
+		}
+		r.got.setText(got)
 		r.got.setHidden(c.Got == "" || c.State == "passed")
 	})
 }

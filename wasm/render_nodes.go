@@ -44,7 +44,7 @@ func newNodes(a *app) *nodesPanel {
 		return c
 	}, func(c *nodeCard) *node { return c.el })
 	hoverTitles(a, grid, func(key string) []view.Tile {
-		if c := p.cards.byKey[key]; c != nil {
+		if c := p.cards.get(key); c != nil {
 			return c.drawn
 		}
 		return nil

@@ -15,9 +15,11 @@ import (
 // explained, and a diff of the pod template between two revisions.
 type revisionsPanel struct {
 	el, title, limit, empty, notes, from, to, diff, diffNote *node
-	rows                                                     *keyed[revisionRow]
-	noteItems, diffLines                                     *keyed[node]
-	fromOpts, toOpts                                         *keyed[node]
+	// content is all but empty: hidden with no Deployment.
+	content              *node
+	rows                 *keyed[revisionRow]
+	noteItems, diffLines *keyed[node]
+	fromOpts, toOpts     *keyed[node]
 	// a, b are the revisions the diff compares (0: the default pair).
 	a, b int64
 }
@@ -34,36 +36,36 @@ func newRevisions(a *app) *revisionsPanel {
 	p := &revisionsPanel{el: d.el("div", "cv-panel cv-revisions")}
 	p.title = d.el("h3", "cv-mono")
 	p.limit = d.el("p", "cv-muted cv-small")
-	p.empty = d.el("p", "cv-muted", "No Deployment, so no revisions.")
+	p.empty = d.el("div", "cv-empty").add(d.el("p", "cv-empty-title", "No Deployment at this second"),
+		d.el("p", "cv-muted", "Revisions belong to a Deployment: its ReplicaSets, one per pod template, are numbered as it rolls out."))
 	table := d.el("table", "cv-table cv-ledger")
-	head := d.el("tr", "")
-	for _, h := range []string{"REVISION", "CHANGE-CAUSE", "IMAGE", "CREATED", "READY", ""} {
-		th := d.el("th", "", h)
-		th.setAttr("scope", "col")
-		head.add(th)
-	}
-	table.add(d.el("thead", "").add(head))
+	heads := []string{"REVISION", "CHANGE-CAUSE", "IMAGE", "CREATED", "READY", "ACTION"}
+	table.add(tableHead(d, table, heads))
 	body := table
 	p.notes = d.el("ul", "cv-notes")
 	p.from, p.to = d.el("select", "cv-select"), d.el("select", "cv-select")
 	p.from.setAttr("aria-label", "Diff from revision")
 	p.to.setAttr("aria-label", "Diff to revision")
 	p.diff = d.el("pre", "cv-diff cv-mono")
+	// A region of its own, reachable by the keyboard: it scrolls.
+	p.diff.setAttr("role", "region")
 	p.diff.setAttr("aria-label", "Pod template diff")
+	p.diff.setAttr("tabindex", "0")
 	p.diffNote = d.el("p", "cv-muted cv-small")
 	diffBar := d.el("div", "cv-toolbar").add(d.el("strong", "", "Pod template diff"), d.el("span", "", "from"), p.from,
 		d.el("span", "", "to"), p.to)
-	p.el.add(p.title, p.limit, p.empty, d.el("div", "cv-scroll").add(table), p.notes, diffBar, p.diffNote, p.diff)
+	p.content = d.el("div", "").add(p.title, p.limit, d.el("div", "cv-scroll").add(table), p.notes, diffBar, p.diffNote, p.diff)
+	p.el.add(p.empty, p.content)
 	self := func(n *node) *node { return n }
 	p.rows = newKeyed(body, func(string) *revisionRow {
-		r := &revisionRow{el: d.el("tbody", ""), row: d.el("tr", ""), rev: d.el("td", "cv-mono"), cause: d.el("td", ""),
+		r := &revisionRow{el: tableBody(d), row: d.el("tr", ""), rev: d.el("td", "cv-mono"), cause: d.el("td", ""),
 			image: d.el("td", "cv-mono"), created: d.el("td", ""), ready: d.el("td", "cv-mono"), action: d.el("td", ""),
 			noteRow: d.el("tr", "cv-note-row"), note: d.el("td", ""), noteText: d.el("p", "cv-note-item")}
-		r.back = button(d, "cv-btn cv-small-btn", "Roll back to this revision", "")
+		r.back = button(d, "cv-btn cv-small-btn", "Roll back", "")
 		r.action.add(r.back)
-		r.row.add(r.rev, r.cause, r.image, r.created, r.ready, r.action)
+		tableRow(r.row, heads, r.rev, r.cause, r.image, r.created, r.ready, r.action)
 		r.note.setAttr("colspan", "6")
-		r.noteRow.add(r.note.add(r.noteText))
+		tableRow(r.noteRow, nil, r.note.add(r.noteText))
 		r.el.add(r.row, r.noteRow)
 		return r
 	}, func(r *revisionRow) *node { return r.el })
@@ -72,7 +74,7 @@ func newRevisions(a *app) *revisionsPanel {
 	p.fromOpts = newKeyed(p.from, func(string) *node { return d.el("option", "") }, self)
 	p.toOpts = newKeyed(p.to, func(string) *node { return d.el("option", "") }, self)
 	a.ls.on(body, "click", func(ev dom.Event) {
-		if cmd := ev.Target().GetAttribute("data-command"); cmd != "" {
+		if cmd := targetAttr(ev, "data-command"); cmd != "" {
 			a.command(cmd, view.FromButton, nil)
 		}
 	})
@@ -93,6 +95,7 @@ func (p *revisionsPanel) newSim(*app) { p.a, p.b = 0, 0 }
 func (p *revisionsPanel) render(a *app) {
 	l := view.Revisions(a.inst.Sim, a.focus)
 	p.empty.setHidden(l != nil)
+	p.content.setHidden(l == nil)
 	if l == nil {
 		p.title.setText("")
 		p.limit.setText("")
@@ -127,7 +130,7 @@ func (p *revisionsPanel) render(a *app) {
 		r.ready.setText(v.Replicas)
 		r.back.setHidden(v.Rollback == "")
 		r.back.setAttr("data-command", v.Rollback)
-		r.back.setAttr("aria-label", "Roll back to revision "+strconv.FormatInt(v.Revision, 10)+" (kubectl "+v.Rollback+")")
+		r.back.setText("Roll back to revision " + strconv.FormatInt(v.Revision, 10))
 		r.back.setAttr("title", "kubectl "+v.Rollback)
 	})
 	nk := make([]string, len(l.Notes))

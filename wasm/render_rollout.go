@@ -50,7 +50,13 @@ func newRollout(a *app) *rolloutPart {
 	r.title = d.el("h2", "cv-rollout-title")
 	r.strategy = d.el("p", "cv-strategy cv-muted")
 	r.summary = d.el("p", "cv-summary")
-	r.empty = d.el("p", "cv-muted", "No Deployment to show.")
+	// With no Deployment the card says what is missing, in a neutral box:
+	// nothing failed, there is only nothing to roll out.
+	r.empty = d.el("div", "cv-empty").add(
+		d.el("p", "cv-empty-title", "No Deployment at this second"),
+		d.el("p", "cv-muted", "There is no rollout to draw: no ReplicaSets to compare, no surge or unavailability budget. "+
+			"A Deployment appears here once the scenario or the console creates one (kubectl apply, kubectl create deployment); "+
+			"pods and ReplicaSets that exist without one are in Nodes and Selectors."))
 	head := d.el("div", "cv-rollout-head").add(d.el("div", "").add(r.title, r.strategy), r.summary)
 	r.surge = newGauge(d, "Surge: pods above the desired count while both ReplicaSets run")
 	r.unavailable = newGauge(d, "Unavailability: desired pods that are not available")
@@ -63,7 +69,7 @@ func newRollout(a *app) *rolloutPart {
 		return c
 	}, func(c *columnView) *node { return c.el })
 	hoverTitles(a, colsEl, func(key string) []view.Tile {
-		if c := r.cols.byKey[key]; c != nil {
+		if c := r.cols.get(key); c != nil {
 			return c.drawn
 		}
 		return nil
@@ -109,12 +115,14 @@ func (r *rolloutPart) render(a *app) {
 	r.legend.setHidden(ro == nil)
 	if ro == nil {
 		r.title.setText("Rollout")
+		r.title.setClass("cv-rollout-title cv-muted")
 		r.strategy.setText("")
 		r.summary.setText("")
 		r.hidden.setHidden(true)
 		r.cols.sync(nil, func(int, *columnView) {})
 		return
 	}
+	r.title.setClass("cv-rollout-title")
 	title := "deployment/" + ro.Deployment
 	if ro.Revision != "" {
 		title += " · revision " + ro.Revision
@@ -258,6 +266,9 @@ func (g *gaugeView) render(v *view.Gauge) {
 	if v.Blocking {
 		cls += " cv-blocking"
 	}
+	if v.Idle {
+		cls += " cv-idle cv-starting"
+	}
 	g.el.setClass(cls)
 	g.label.setText(v.Text)
 	g.flag.setText("blocking the next step")
@@ -281,6 +292,8 @@ func (g *gaugeView) render(v *view.Gauge) {
 			case n == 0:
 				c.setClass("cv-cell cv-none")
 				c.setText("none allowed")
+			case v.Idle && i < int(v.Used):
+				c.setClass("cv-cell cv-start") // pods starting: neutral, no budget is exceeded
 			case i >= int(v.Max):
 				c.setClass("cv-cell cv-over")
 			case i < int(v.Used):
@@ -312,3 +325,17 @@ func pluralize(n int, word string) string {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// reveal scrolls the rollout card into view and highlights it briefly:
+// what a click on a Deployment's name (the why panel) shows, even with one
+// Deployment, whose focus does not change.
+func (r *rolloutPart) reveal() {
+	el := r.el.Value
+	if sv := el.Get("scrollIntoView"); sv.Truthy() {
+		el.Call("scrollIntoView", map[string]any{"block": "nearest", "behavior": "smooth"})
+	}
+	cl := el.Get("classList")
+	cl.Call("remove", "cv-flash")
+	_ = el.Get("offsetWidth") // restart the animation
+	cl.Call("add", "cv-flash")
+}

@@ -17,9 +17,12 @@ import (
 // with the API server's verdict (a server-side dry run) before applying it.
 type selectorsPanel struct {
 	el, selInput, lblInput, verdict, apply, notes, editFor *node
-	rows                                                   *keyed[selectorRow]
-	groups                                                 *keyed[groupView]
-	noteItems                                              *keyed[node]
+	// rejected lists the refusals of this second about a selector
+	// (view.Ownership.MarkRejected), above the table.
+	rejected  *keyed[node]
+	rows      *keyed[selectorRow]
+	groups    *keyed[groupView]
+	noteItems *keyed[node]
 	// edited is set once the user typed in the form; for is the
 	// Deployment the form was filled from.
 	edited  bool
@@ -38,14 +41,9 @@ func newSelectors(a *app) *selectorsPanel {
 		"Each ReplicaSet's selector adds the pod-template-hash of its template, so ReplicaSets of one Deployment never share pods. "+
 		"A Service selects by labels alone, owner or not.")
 	table := d.el("table", "cv-table")
-	head := d.el("tr", "")
-	for _, h := range []string{"OBJECT", "SELECTOR", "TEMPLATE LABELS", "CONTROLLED BY", "PODS MATCHED"} {
-		th := d.el("th", "", h)
-		th.setAttr("scope", "col")
-		head.add(th)
-	}
-	body := d.el("tbody", "")
-	table.add(d.el("thead", "").add(head), body)
+	heads := []string{"OBJECT", "SELECTOR", "TEMPLATE LABELS", "CONTROLLED BY", "PODS MATCHED"}
+	body := tableBody(d)
+	table.add(tableHead(d, table, heads), body)
 	groupsEl := d.el("div", "cv-groups")
 	p.notes = d.el("ul", "cv-notes")
 
@@ -66,16 +64,19 @@ func newSelectors(a *app) *selectorsPanel {
 		d.el("label", "cv-field").add(d.el("span", "", "spec.selector.matchLabels"), p.selInput),
 		d.el("label", "cv-field").add(d.el("span", "", "spec.template.metadata.labels"), p.lblInput),
 		d.el("p", "cv-small cv-muted", "The API server's verdict, before you apply:"), p.verdict, p.apply)
-	p.el.add(intro, d.el("div", "cv-scroll").add(table), p.notes, groupsEl, form)
+	rejEl := d.el("div", "cv-sel-rejected")
+	rejEl.setAttr("aria-live", "polite")
+	p.rejected = newKeyed(rejEl, func(string) *node { return d.el("pre", "cv-rejected-msg") }, func(n *node) *node { return n })
+	p.el.add(intro, rejEl, d.el("div", "cv-scroll").add(table), p.notes, groupsEl, form)
 
 	p.rows = newKeyed(body, func(string) *selectorRow {
 		r := &selectorRow{el: d.el("tr", ""), name: d.el("td", "cv-mono"), sel: d.el("td", "cv-mono"), labels: d.el("td", "cv-mono"),
 			owner: d.el("td", "cv-mono"), pods: d.el("td", "")}
-		r.el.add(r.name, r.sel, r.labels, r.owner, r.pods)
+		tableRow(r.el, heads, r.name, r.sel, r.labels, r.owner, r.pods)
 		return r
 	}, func(r *selectorRow) *node { return r.el })
 	p.groups = newKeyed(groupsEl, func(string) *groupView {
-		g := &groupView{el: d.el("article", "cv-group"), head: d.el("h4", ""), labels: d.el("p", "cv-mono"),
+		g := &groupView{el: d.el("article", "cv-group"), head: d.el("h3", ""), labels: d.el("p", "cv-mono"),
 			matched: d.el("p", "cv-small"), names: d.el("p", "cv-mono cv-small cv-muted"), warning: d.el("p", "cv-warning")}
 		g.el.add(g.head, g.labels, g.matched, g.names, g.warning)
 		return g
@@ -108,12 +109,32 @@ func (p *selectorsPanel) newSim(*app) {
 func (p *selectorsPanel) render(a *app) {
 	s := a.inst.Sim
 	o := view.OwnershipOf(s)
+	o.MarkRejected(view.Rejections(s, a.console.Refusals()))
+	rk := make([]string, len(o.Rejected))
+	for i, r := range o.Rejected {
+		rk[i] = r.Key
+	}
+	p.rejected.sync(rk, func(i int, n *node) {
+		r := o.Rejected[i]
+		text := "Rejected at " + r.At + ": " + r.Action
+		if r.Selector != "" {
+			text += "\nrefused selector: " + r.Selector + "   template labels: " + r.Labels
+		}
+		n.setText(text + "\n" + r.Message)
+	})
 	keys := make([]string, len(o.Selectors))
 	for i, r := range o.Selectors {
 		keys[i] = r.Key
 	}
 	p.rows.sync(keys, func(i int, r *selectorRow) {
 		v := o.Selectors[i]
+		if v.Rejected != "" {
+			r.el.setClass("cv-sel-refused")
+			r.el.setAttr("title", "Refused this second: "+v.Rejected)
+		} else {
+			r.el.setClass("")
+			r.el.setAttr("title", "")
+		}
 		r.name.setText(v.Key)
 		r.sel.setText(breakable(v.Selector))
 		labels := v.Labels

@@ -14,12 +14,17 @@ import (
 type whyPart struct {
 	el, title, empty *node
 	lines            *keyed[whyLine]
-	writers          *writersPart
+	// rejected lists the refusals of this second (view.Rejections): the
+	// API server's or kubectl's text, where the eye is.
+	rejected *keyed[rejectedLine]
+	writers  *writersPart
 }
 
 type whyLine struct {
-	el, badge, name, headline, pods, acted, undone, detail *node
+	el, badge, name, headline, budget, pods, acted, undone, detail *node
 }
+
+type rejectedLine struct{ el, badge, what, msg *node }
 
 var kindLabels = map[string]string{
 	"acting": "Acting", "waiting": "Waiting", "blocked": "Blocked", "paused": "Paused", "stuck": "Stuck",
@@ -35,11 +40,19 @@ func newWhy(a *app) *whyPart {
 	w.empty = d.el("p", "cv-muted", "No Deployment yet: create one in the console or the editor.")
 	list := d.el("div", "cv-why-lines")
 	list.setAttr("aria-live", "polite")
+	rej := d.el("div", "cv-why-rejected")
+	rej.setAttr("aria-live", "polite")
 	w.writers = newWriters(a)
-	w.el.add(w.title, w.empty, list, w.writers.el)
+	w.el.add(w.title, rej, w.empty, list, w.writers.el)
+	w.rejected = newKeyed(rej, func(string) *rejectedLine {
+		l := &rejectedLine{el: d.el("div", "cv-why-line cv-kind-rejected"), badge: d.el("span", "cv-badge cv-badge-rejected", "Rejected"),
+			what: d.el("span", "cv-rejected-what cv-mono"), msg: d.el("pre", "cv-rejected-msg")}
+		l.el.add(d.el("div", "cv-why-head").add(l.badge, l.what), l.msg)
+		return l
+	}, func(l *rejectedLine) *node { return l.el })
 	w.lines = newKeyed(list, func(key string) *whyLine {
 		l := &whyLine{el: d.el("div", "cv-why-line"), badge: d.el("span", "cv-badge"), name: d.el("button", "cv-link cv-why-name"),
-			headline: d.el("p", "cv-headline"), pods: d.el("p", "cv-why-pods"), acted: d.el("p", "cv-why-acted"),
+			headline: d.el("p", "cv-headline"), budget: d.el("p", "cv-why-budget"), pods: d.el("p", "cv-why-pods"), acted: d.el("p", "cv-why-acted"),
 			undone: d.el("p", "cv-why-undone"), detail: d.el("p", "cv-why-detail cv-mono")}
 		l.name.setAttr("type", "button")
 		l.name.setText("deployment/" + key)
@@ -47,8 +60,9 @@ func newWhy(a *app) *whyPart {
 		a.ls.on(l.name, "click", func(dom.Event) {
 			a.focus = key
 			a.changed()
+			a.rollout.reveal()
 		})
-		l.el.add(d.el("div", "cv-why-head").add(l.badge, l.name), l.headline, l.pods, l.acted, l.undone, l.detail)
+		l.el.add(d.el("div", "cv-why-head").add(l.badge, l.name), l.headline, l.budget, l.pods, l.acted, l.undone, l.detail)
 		return l
 	}, func(l *whyLine) *node { return l.el })
 	return w
@@ -56,7 +70,21 @@ func newWhy(a *app) *whyPart {
 
 func (w *whyPart) render(a *app) {
 	lines := view.Why(a.inst.Sim)
-	w.empty.setHidden(len(lines) > 0)
+	rej := view.Rejections(a.inst.Sim, a.console.Refusals())
+	rkeys := make([]string, len(rej))
+	for i, r := range rej {
+		rkeys[i] = r.Key
+	}
+	w.rejected.sync(rkeys, func(i int, l *rejectedLine) {
+		r := rej[i]
+		what := "at " + r.At + ": " + r.Action
+		if r.Expected {
+			what += " (the scenario expects this refusal)"
+		}
+		l.what.setText(what)
+		l.msg.setText(r.Message)
+	})
+	w.empty.setHidden(len(lines) > 0 || len(rej) > 0)
 	keys := make([]string, len(lines))
 	for i, l := range lines {
 		keys[i] = l.Key
@@ -72,6 +100,8 @@ func (w *whyPart) render(a *app) {
 		l.badge.setClass("cv-badge cv-badge-" + v.Kind)
 		l.badge.setText(kindLabels[v.Kind])
 		l.headline.setText(v.Headline)
+		l.budget.setText(v.Budget)
+		l.budget.setHidden(v.Budget == "")
 		l.pods.setText(v.Pods)
 		l.pods.setClass(map[bool]string{true: "cv-why-pods cv-stuck", false: "cv-why-pods"}[v.Stuck])
 		l.pods.setHidden(v.Pods == "")

@@ -28,9 +28,9 @@ type consoleItem struct{ el, cmd, out, err *node }
 func newConsole(a *app) *consolePanel {
 	d := a.d
 	p := &consolePanel{el: d.el("div", "cv-panel cv-console")}
-	intro := d.el("p", "cv-muted cv-small", "Run kubectl against the simulated cluster: get, describe, scale, set image, rollout undo, "+
-		"cordon, drain, delete… A command that changes something runs one second from now and joins the scenario. "+
-		"Tab completes, ↑ and ↓ walk the history, / comes here from anywhere.")
+	intro := d.el("p", "cv-muted cv-small", "Run kubectl against the simulated cluster. A command that changes something runs one second "+
+		"from now and becomes a step (the Steps tab lists it, with Remove); one that is refused changes nothing. "+
+		"The scenario's own steps show here as they run. Tab completes, ↑ ↓ walk the history, / comes here from anywhere.")
 	p.log = d.el("div", "cv-log")
 	p.log.setAttr("role", "log")
 	p.log.setAttr("aria-live", "polite")
@@ -54,7 +54,7 @@ func newConsole(a *app) *consolePanel {
 	prompt := d.el("label", "cv-prompt").add(d.el("span", "cv-mono", "$ kubectl"), p.input)
 	p.el.add(intro, suggest, p.log, prompt, p.hint)
 	a.ls.on(suggest, "click", func(ev dom.Event) {
-		if c := ev.Target().GetAttribute("data-command"); c != "" {
+		if c := targetAttr(ev, "data-command"); c != "" {
 			p.input.setValue(c)
 			p.input.Focus()
 		}
@@ -104,11 +104,17 @@ func (p *consolePanel) render(a *app) {
 		it.out.setHidden(e.Output == "")
 		it.err.setText(e.Error)
 		it.err.setHidden(e.Error == "")
-		if e.Waiting {
-			it.el.setClass("cv-entry cv-waiting")
-		} else {
-			it.el.setClass("cv-entry")
+		cls := "cv-entry"
+		switch {
+		case e.Waiting:
+			cls += " cv-waiting"
+		case e.Refused:
+			cls += " cv-refused"
 		}
+		if e.Scripted {
+			cls += " cv-scripted"
+		}
+		it.el.setClass(cls)
 	})
 	// A new entry shows: the log scrolls to its end.
 	if n := len(keys); n > 0 && keys[n-1] != p.scrolledTo {

@@ -16,9 +16,12 @@ import (
 // the text), and Apply, which restarts the simulation from the text.
 type editorPanel struct {
 	el, status, apply, revert, gutter, area, text, marks, problems *node
-	markItems                                                      *keyed[editorMark]
-	problemItems                                                   *keyed[node]
-	model                                                          view.Editor
+	// refused shows the refusals of this second (view.Rejections), the
+	// same text as the why panel and the console.
+	refused      *keyed[node]
+	markItems    *keyed[editorMark]
+	problemItems *keyed[node]
+	model        view.Editor
 }
 
 type editorMark struct{ el, band, caret, msg *node }
@@ -50,7 +53,10 @@ func newEditor(a *app) *editorPanel {
 	p.problems.setAttr("aria-label", "Problems")
 	p.problems.setAttr("aria-live", "polite")
 	tools := d.el("div", "cv-toolbar").add(p.apply, p.revert, p.status, a.keeper.state)
-	p.el.add(tools, d.el("div", "cv-ed").add(p.gutter, p.area), p.problems)
+	refused := d.el("div", "cv-ed-refused")
+	refused.setAttr("aria-live", "polite")
+	p.refused = newKeyed(refused, func(string) *node { return d.el("pre", "cv-rejected-msg") }, func(n *node) *node { return n })
+	p.el.add(tools, refused, d.el("div", "cv-ed").add(p.gutter, p.area), p.problems)
 	a.dropTarget(p.el)
 	self := func(n *node) *node { return n }
 	p.markItems = newKeyed(p.marks, func(string) *editorMark {
@@ -86,9 +92,8 @@ func newEditor(a *app) *editorPanel {
 		profiling().part("tab", func() { p.render(a) })
 	})
 	a.ls.on(p.problems, "click", func(ev dom.Event) {
-		t := ev.Target()
-		line, err1 := strconv.Atoi(t.GetAttribute("data-line"))
-		col, err2 := strconv.Atoi(t.GetAttribute("data-col"))
+		line, err1 := strconv.Atoi(targetAttr(ev, "data-line"))
+		col, err2 := strconv.Atoi(targetAttr(ev, "data-col"))
 		if err1 == nil && err2 == nil {
 			p.moveTo(line, col)
 		}
@@ -107,6 +112,19 @@ func (p *editorPanel) render(a *app) {
 	if taken {
 		p.scrolled()
 	}
+	rej := view.Rejections(a.inst.Sim, a.console.Refusals())
+	keys := make([]string, len(rej))
+	for i, r := range rej {
+		keys[i] = r.Key
+	}
+	p.refused.sync(keys, func(i int, n *node) {
+		r := rej[i]
+		where := ""
+		if r.Line > 0 {
+			where = " (line " + strconv.Itoa(r.Line) + ")"
+		}
+		n.setText("Rejected at " + r.At + where + ": " + r.Action + "\n" + r.Message)
+	})
 }
 
 // draw applies the model: the status line, Apply, the gutter, the marks

@@ -9,19 +9,28 @@ import (
 )
 
 // keys installs the keyboard shortcuts: space plays or pauses, the arrows
-// step (shift: ten seconds), "/" goes to the console. On the page they work
-// anywhere except while typing; in an embed, while focus is inside it.
+// step (shift: ten seconds), "/" goes to the console, Escape leaves the
+// field being typed in (the console, the editor, a filter, a select), so
+// that the shortcuts work again. On the page they work anywhere except
+// while typing; in an embed, while focus is inside it.
 func (a *app) keys() {
-	var target dom.EventTarget = a.el
+	var target eventTarget = a.el
 	if !a.opts.Embed {
 		target = dom.GetWindow().Document()
 	}
 	a.ls.on(target, "keydown", func(ev dom.Event) {
 		e := ev.Underlying()
-		if e.Get("defaultPrevented").Bool() || e.Get("ctrlKey").Bool() || e.Get("metaKey").Bool() || e.Get("altKey").Bool() {
+		if e.Get("ctrlKey").Bool() || e.Get("metaKey").Bool() || e.Get("altKey").Bool() {
 			return
 		}
-		if typing(e, e.Get("key").String()) {
+		key := e.Get("key").String()
+		if key == "Escape" && typing(e, key) {
+			// After the field's own use of Escape (closing the console's
+			// hint, cancelling a rename), which does not stop it.
+			e.Call("composedPath").Index(0).Call("blur")
+			return
+		}
+		if e.Get("defaultPrevented").Bool() || typing(e, key) {
 			return
 		}
 		step := int64(1)

@@ -121,6 +121,18 @@ func (p *player) setSpeed(v int) {
 	}
 }
 
+// nearestSpeed is the fastest of speeds that is not faster than v (the
+// slowest for less): the speed attribute of <converge-sim> asks for any.
+func nearestSpeed(v int) int {
+	out := speeds[0]
+	for _, s := range speeds {
+		if s <= v {
+			out = s
+		}
+	}
+	return out
+}
+
 // tick is one animation frame.
 func (p *player) tick(now time.Duration) {
 	p.frame = 0

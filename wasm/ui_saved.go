@@ -203,7 +203,7 @@ func (p *savedPanel) act(a *app, action, name string) {
 	case "rename":
 		p.renaming, p.deleting = name, ""
 		p.draw(a)
-		if r := p.rows.byKey[name]; r != nil {
+		if r := p.rows.get(name); r != nil {
 			r.renameInput.setValue(name)
 			r.renameInput.Focus()
 			r.renameInput.Value.Call("select")
@@ -220,7 +220,7 @@ func (p *savedPanel) act(a *app, action, name string) {
 	}
 	var newName string
 	if action == "rename-ok" {
-		if r := p.rows.byKey[name]; r != nil {
+		if r := p.rows.get(name); r != nil {
 			newName = r.renameInput.value()
 		}
 	}

@@ -18,7 +18,7 @@ type tabsPart struct {
 
 // tabTitles are the tabs, in order.
 var tabTitles = []struct{ key, title string }{
-	{"charts", "Charts"}, {"nodes", "Nodes"}, {"events", "Events"}, {"console", "Console"},
+	{"charts", "Charts"}, {"nodes", "Nodes"}, {"events", "Events"}, {"steps", "Steps"}, {"console", "Console"},
 	{"editor", "Editor"}, {"revisions", "Revisions"}, {"selectors", "Selectors"}, {"saved", "My scenarios"},
 }
 
@@ -34,6 +34,7 @@ func newTabs(a *app) *tabsPart {
 	t.panels["charts"] = newCharts(a)
 	t.panels["nodes"] = newNodes(a)
 	t.panels["events"] = newEvents(a)
+	t.panels["steps"] = newSteps(a)
 	t.panels["console"] = newConsole(a)
 	t.panels["editor"] = newEditor(a)
 	t.panels["revisions"] = newRevisions(a)

@@ -4,7 +4,9 @@ package main
 
 import (
 	"strconv"
+	"strings"
 	"syscall/js"
+	"unicode"
 
 	"honnef.co/go/js/dom/v2"
 
@@ -16,6 +18,8 @@ import (
 type timelinePart struct {
 	el, playBtn, backBtn, stepBtn, speed, now, clock, scrub, marks *node
 	markers                                                        *keyed[node]
+	// stop is the key of the marker that has the markers' tab stop.
+	stop string
 	// seeking shows a seek in slices: its text, its bar and Cancel.
 	seeking, seekText, seekBar, seekCancel *node
 }
@@ -24,9 +28,18 @@ func newTimeline(a *app) *timelinePart {
 	d := a.d
 	t := &timelinePart{el: d.el("section", "cv-timeline")}
 	t.el.setAttr("aria-label", "Time")
-	t.playBtn = button(d, "cv-btn cv-play", "Play", "Play (space)")
-	t.backBtn = button(d, "cv-btn", "◀ 1s", "Step back one second (←)")
-	t.stepBtn = button(d, "cv-btn", "1s ▶", "Step one second (→)")
+	// Each button's accessible name holds its visible text (the arrows
+	// aside), so that a voice user can say what they see; the key is in
+	// aria-keyshortcuts and the hover text.
+	t.playBtn = button(d, "cv-btn cv-play", "Play", "")
+	t.playBtn.setAttr("title", "Play (space)")
+	t.playBtn.setAttr("aria-keyshortcuts", "Space")
+	t.backBtn = button(d, "cv-btn cv-step-back", "◀ 1s", "Step back 1s")
+	t.backBtn.setAttr("title", "Step back one second (←)")
+	t.backBtn.setAttr("aria-keyshortcuts", "ArrowLeft")
+	t.stepBtn = button(d, "cv-btn cv-step", "1s ▶", "Step forward 1s")
+	t.stepBtn.setAttr("title", "Step one second (→)")
+	t.stepBtn.setAttr("aria-keyshortcuts", "ArrowRight")
 	t.speed = d.el("select", "cv-speed")
 	t.speed.setAttr("aria-label", "Speed")
 	for _, s := range speeds {
@@ -43,10 +56,18 @@ func newTimeline(a *app) *timelinePart {
 	t.scrub.setAttr("min", "0")
 	t.scrub.setAttr("step", "1")
 	t.scrub.setAttr("aria-label", "Time (seconds); drag to seek")
+	// The markers are buttons in one tab stop (a toolbar): Tab reaches the
+	// current one, the arrows, Home and End move between them, Enter or a
+	// click seeks there.
 	t.marks = d.el("div", "cv-marks")
-	t.marks.setAttr("aria-hidden", "true")
+	t.marks.setAttr("role", "toolbar")
+	t.marks.setAttr("aria-label", "Steps and warnings on the timeline")
 	track := d.el("div", "cv-track").add(t.marks, t.scrub)
-	t.markers = newKeyed(t.marks, func(string) *node { return d.el("span", "cv-mark") }, func(n *node) *node { return n })
+	t.markers = newKeyed(t.marks, func(string) *node {
+		b := d.el("button", "cv-mark")
+		b.setAttr("type", "button")
+		return b
+	}, func(n *node) *node { return n })
 	clock := d.el("div", "cv-time").add(t.now, t.clock)
 	t.el.add(d.el("div", "cv-controls").add(t.playBtn, t.backBtn, t.stepBtn, t.speed), clock, track, t.newSeeking(a))
 
@@ -64,22 +85,95 @@ func newTimeline(a *app) *timelinePart {
 		}
 	})
 	a.ls.on(t.marks, "click", func(ev dom.Event) {
-		if v, err := strconv.ParseInt(ev.Target().GetAttribute("data-t"), 10, 64); err == nil {
+		if v, err := strconv.ParseInt(targetAttr(ev, "data-t"), 10, 64); err == nil {
+			t.stop = targetAttr(ev, "data-key")
 			a.seek(v)
 		}
 	})
+	a.ls.on(t.marks, "keydown", func(ev dom.Event) { t.markerKey(ev) })
 	return t
 }
 
-// button makes a button with a label and an accessible name.
+// markerKey moves the focus between the markers: ←/→ to the previous or
+// next, Home and End to the first and the last. The keys stop here, so
+// that the page's ← and → do not also step the time.
+func (t *timelinePart) markerKey(ev dom.Event) {
+	keys := t.markers.order
+	if len(keys) == 0 {
+		return
+	}
+	i := 0
+	for j, k := range keys {
+		if k == t.stop {
+			i = j
+		}
+	}
+	switch ev.Underlying().Get("key").String() {
+	case "ArrowRight", "ArrowDown":
+		i = min(i+1, len(keys)-1)
+	case "ArrowLeft", "ArrowUp":
+		i = max(i-1, 0)
+	case "Home":
+		i = 0
+	case "End":
+		i = len(keys) - 1
+	default:
+		return
+	}
+	ev.PreventDefault()
+	ev.StopPropagation()
+	t.stop = keys[i]
+	t.drawStops()
+	t.markers.get(keys[i]).Focus()
+}
+
+// drawStops gives the marker t.stop (the first when it is gone) the one
+// tab stop of the markers.
+func (t *timelinePart) drawStops() {
+	stop := t.stop
+	if t.markers.get(stop) == nil && len(t.markers.order) > 0 {
+		stop = t.markers.order[0]
+	}
+	for _, k := range t.markers.order {
+		if k == stop {
+			t.markers.get(k).setAttr("tabindex", "0")
+		} else {
+			t.markers.get(k).setAttr("tabindex", "-1")
+		}
+	}
+}
+
+// button makes a button with a label and a longer text, aria: its hover
+// text, and its accessible name too when it holds the label ("Open web"
+// for "Open"), since a name must contain the visible text (WCAG 2.5.3, so
+// that a voice user can say what they see); otherwise the name is the
+// label and aria its description ("Share": "Copy a link ...").
 func button(d doc, class, label, aria string) *node {
 	b := d.el("button", class, label)
 	b.setAttr("type", "button")
 	if aria != "" {
-		b.setAttr("aria-label", aria)
 		b.setAttr("title", aria)
+		if nameHolds(aria, label) {
+			b.setAttr("aria-label", aria)
+		}
 	}
 	return b
+}
+
+// nameHolds reports whether the accessible name holds the visible label,
+// compared as axe-core's label-content-name-mismatch does: case aside,
+// and only letters, digits and spaces ("◀ 1s" is "1s").
+func nameHolds(name, label string) bool {
+	norm := func(s string) string {
+		var sb strings.Builder
+		for _, r := range strings.ToLower(s) {
+			if unicode.IsLetter(r) || unicode.IsDigit(r) || r == ' ' {
+				sb.WriteRune(r)
+			}
+		}
+		return strings.Join(strings.Fields(sb.String()), " ")
+	}
+	return strings.Contains(norm(name), norm(label))
 }
 
 func (t *timelinePart) render(a *app) {
@@ -87,10 +181,10 @@ func (t *timelinePart) render(a *app) {
 	tl := view.TimelineOf(a.inst.Sim)
 	if a.play.playing {
 		t.playBtn.setText("Pause")
-		t.playBtn.setAttr("aria-label", "Pause (space)")
+		t.playBtn.setAttr("title", "Pause (space)")
 	} else {
 		t.playBtn.setText("Play")
-		t.playBtn.setAttr("aria-label", "Play (space)")
+		t.playBtn.setAttr("title", "Play (space)")
 	}
 	t.playBtn.setAttr("aria-pressed", strconv.FormatBool(a.play.playing))
 	t.backBtn.setBool("disabled", tl.T == 0)
@@ -108,8 +202,11 @@ func (t *timelinePart) render(a *app) {
 		n.setClass("cv-mark cv-mark-" + m.Kind)
 		n.setStyle("left", m.Left+"%")
 		n.setAttr("title", m.Label)
+		n.setAttr("aria-label", m.Label)
 		n.setAttr("data-t", strconv.FormatInt(m.T, 10))
+		n.setAttr("data-key", m.Key)
 	})
+	t.drawStops()
 }
 
 // stepBy pauses and moves by n seconds: forward by stepping, back by

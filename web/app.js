@@ -24,3 +24,10 @@ ready.then(() => new Promise((resolve) => setTimeout(resolve, 0))).then(
     console.error(err);
   },
 );
+
+// The skip link moves the focus to the simulation without adding #app to
+// the address (the page's address is its scenario and second).
+document.querySelector(".skip-link")?.addEventListener("click", (ev) => {
+  ev.preventDefault();
+  app.focus();
+});

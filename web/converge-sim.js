@@ -3,15 +3,22 @@
 //
 //   <script type="module" src=".../converge.js"></script>
 //   <converge-sim scenario="rolling-update" t="30"></converge-sim>
-//   <converge-sim share="SHARE"></converge-sim>
+//   <converge-sim share="SHARE" autoplay speed="8" controls="compact" theme="dark"></converge-sim>
 //
-// Each element owns one simulation (converge.create()), opens what its
-// attributes ask for (share wins over scenario; neither opens the default
-// scenario; t is the second to open at) and draws it in its shadow root in
-// the compact embed view. Changing an attribute reopens; removing the
-// element disposes its simulation. The Go side decides everything (what to
-// open, the fallback and its message, the drawing); this class only forwards
-// the attributes and the shadow root.
+// Each element owns one simulation (converge.create()) of the page's one Go
+// runtime, opens what its attributes ask for (share wins over scenario;
+// neither opens the default scenario; t is the second to open at) and draws
+// it in its shadow root in the compact embed view. Changing an attribute
+// reopens (scenario, share, t) or redraws (controls, autoplay, speed);
+// removing the element disposes its simulation. The Go side decides
+// everything it draws; this class forwards the attributes and the shadow
+// root, and shows the element until the runtime has loaded.
+//
+// Loading is lazy: the runtime (a few megabytes) loads when the first
+// element comes within one viewport of the screen, or when one is clicked;
+// loading="eager" loads it at once. Until then, and while it downloads, the
+// element shows what it will show and the download's progress in bytes.
+// docs/embedding.md has the attributes.
 //
 // converge.js imports this module and calls defineElement once the API
 // object exists, so that there is no import cycle.
@@ -19,16 +26,67 @@
 /** @typedef {import("./converge.js").Converge} Converge */
 /** @typedef {import("./converge.js").Simulation} Simulation */
 /** @typedef {import("./converge.js").OpenResult} OpenResult */
+/** @typedef {import("./converge.js").Runtime} Runtime */
+/** @typedef {import("./converge.js").Progress} Progress */
+
+/** The attributes that reopen the element's scenario. */
+const openAttrs = ["scenario", "share", "t"];
+/** The attributes that redraw it (the mount's options). */
+const drawAttrs = ["controls", "autoplay", "speed"];
+
+/**
+ * A CSS height for the height attribute: a number is pixels; a length
+ * with a unit (px, em, rem, vh, %) is itself; anything else is none.
+ * @param {string | null} v
+ * @returns {string}
+ */
+export function cssHeight(v) {
+  const s = (v ?? "").trim();
+  if (/^\d+(\.\d+)?$/.test(s)) return `${s}px`;
+  if (/^\d+(\.\d+)?(px|em|rem|vh|svh|dvh|%)$/.test(s)) return s;
+  return "";
+}
+
+/**
+ * bytes as "412 kB" or "1.4 MB".
+ * @param {number} n
+ */
+function size(n) {
+  return n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : `${Math.max(1, Math.round(n / 1e3))} kB`;
+}
 
 /**
  * Defines <converge-sim> (once per page) on top of converge.
  * @param {Converge} converge
+ * @param {Runtime} runtime
  */
-export function defineElement(converge) {
+export function defineElement(converge, runtime) {
   if (!globalThis.customElements || customElements.get("converge-sim")) return;
 
+  const stylesheet = new URL("style.css", import.meta.url).href;
+
+  /** @type {IntersectionObserver | null} one for every element: within a viewport of the screen */
+  let observer = null;
+  /** @param {Element} el */
+  const watch = (el) => {
+    if (!globalThis.IntersectionObserver) {
+      runtime.load();
+      return;
+    }
+    observer ??= new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) {
+          observer?.disconnect();
+          runtime.load();
+        }
+      },
+      { rootMargin: "100% 0px 100% 0px" },
+    );
+    observer.observe(el);
+  };
+
   class ConvergeSim extends HTMLElement {
-    static observedAttributes = ["scenario", "share", "t"];
+    static observedAttributes = [...openAttrs, ...drawAttrs, "height", "theme", "loading"];
 
     /** @type {Simulation | null} */
     #sim = null;
@@ -38,10 +96,21 @@ export function defineElement(converge) {
     #opened = Promise.resolve(null);
     /** @type {HTMLElement | null} the message shown when nothing else is drawn */
     #message = null;
+    /**
+     * The host's layout and its size, from height: a constructed sheet,
+     * which a page's Content-Security-Policy (style-src 'self') allows,
+     * where a <style> element it would refuse.
+     * @type {CSSStyleSheet}
+     */
+    #hostStyle;
+    /** @type {(() => void) | null} stops following the download */
+    #unwatch = null;
 
     constructor() {
       super();
       this.attachShadow({ mode: "open" });
+      this.#hostStyle = new CSSStyleSheet();
+      /** @type {ShadowRoot} */ (this.shadowRoot).adoptedStyleSheets = [this.#hostStyle];
     }
 
     /** @returns {Simulation | null} this element's simulation, once it has opened */
@@ -51,6 +120,7 @@ export function defineElement(converge) {
 
     /**
      * Resolves with what the element opened (null if it was removed first).
+     * It waits for the runtime, which it does not load itself.
      * @returns {Promise<OpenResult | null>}
      */
     get opened() {
@@ -59,33 +129,55 @@ export function defineElement(converge) {
 
     connectedCallback() {
       const generation = ++this.#generation;
-      this.#opened = converge.ready.then(() => {
-        if (generation !== this.#generation || !this.isConnected) return null;
-        const sim = converge.create();
-        if (!sim.ok) {
-          this.#show(/** @type {{error: string}} */ (sim).error); // the page's memory budget
-          return null;
-        }
-        this.#sim = /** @type {Simulation} */ (sim);
-        const result = this.#open();
-        const root = /** @type {ShadowRoot} */ (this.shadowRoot);
-        const drawn = this.#sim.mount(root, { embed: true });
-        this.#show(drawn ? "" : result.error);
-        return result;
+      this.#sizeHost();
+      this.#waiting();
+      this.#opened = new Promise((resolve) => {
+        runtime.booted(
+          () => {
+            if (generation !== this.#generation || !this.isConnected) return resolve(null);
+            this.#unwatch?.();
+            const sim = converge.create();
+            if (!sim.ok) {
+              this.#showOnly(/** @type {{error: string}} */ (sim).error); // the page's memory budget
+              resolve({ ok: false, error: /** @type {{error: string}} */ (sim).error, name: "", t: 0, embed: true });
+              return;
+            }
+            this.#sim = /** @type {Simulation} */ (sim);
+            const result = this.#open();
+            this.#mount(result);
+            resolve(result);
+          },
+          (err) => {
+            if (generation !== this.#generation) return resolve(null);
+            const message = `The simulator failed to start: ${err instanceof Error ? err.message : String(err)}`;
+            this.#showOnly(message);
+            resolve({ ok: false, error: message, name: "", t: 0, embed: true });
+          },
+        );
       });
+      if (this.getAttribute("loading") === "eager") runtime.load();
+      else watch(this);
     }
 
     disconnectedCallback() {
       this.#generation++;
+      this.#unwatch?.();
+      observer?.unobserve(this);
       this.#sim?.dispose();
       this.#sim = null;
       this.#show("");
     }
 
-    attributeChangedCallback() {
-      if (this.#sim) {
+    /** @param {string} name */
+    attributeChangedCallback(name) {
+      if (name === "height") this.#sizeHost();
+      if (name === "loading" && this.getAttribute("loading") === "eager" && this.isConnected) runtime.load();
+      if (!this.#sim) return;
+      if (openAttrs.includes(name)) {
         const result = this.#open();
         if (this.#message) this.#show(result.error);
+      } else if (drawAttrs.includes(name)) {
+        this.#mount({ ok: true, error: this.#sim.error(), name: "", t: 0, embed: true });
       }
     }
 
@@ -93,11 +185,106 @@ export function defineElement(converge) {
     #open() {
       /** @type {import("./converge.js").OpenRequest} */
       const request = { embed: true };
-      for (const name of ["scenario", "share", "t"]) {
+      for (const name of openAttrs) {
         const value = this.getAttribute(name);
         if (value !== null) /** @type {any} */ (request)[name] = value;
       }
       return /** @type {Simulation} */ (this.#sim).open(request);
+    }
+
+    /**
+     * Draws the simulation into the shadow root with the attributes'
+     * options (the Go renderer replaces what was there).
+     * @param {OpenResult} result
+     */
+    #mount(result) {
+      const root = /** @type {ShadowRoot} */ (this.shadowRoot);
+      const sim = /** @type {Simulation} */ (this.#sim);
+      this.#message = null;
+      const speed = Number(this.getAttribute("speed") ?? "");
+      const controls = this.getAttribute("controls") ?? "full";
+      const drawn = sim.mount(root, {
+        embed: true,
+        controls: ["full", "compact", "none"].includes(controls) ? controls : "full",
+        autoplay: this.hasAttribute("autoplay") && this.getAttribute("autoplay") !== "false",
+        speed: Number.isFinite(speed) && speed > 0 ? speed : 0,
+      });
+      this.#show(drawn ? "" : result.error);
+    }
+
+    /** Applies height to the host, and the host's own layout. */
+    #sizeHost() {
+      const h = cssHeight(this.getAttribute("height"));
+      this.#hostStyle.replaceSync(
+        ":host{display:block;max-width:100%;min-width:0;box-sizing:border-box}" +
+          (h ? `:host{height:${h};overflow:auto}` : ""),
+      );
+    }
+
+    /**
+     * Shows what the element will show, until the runtime has loaded: the
+     * scenario's name, a button that loads it, and the download's
+     * progress.
+     */
+    #waiting() {
+      if (this.#sim) return;
+      const root = /** @type {ShadowRoot} */ (this.shadowRoot);
+      const link = document.createElement("link");
+      link.rel = "stylesheet";
+      link.href = stylesheet;
+      const box = document.createElement("div");
+      box.className = "cv-app cv-embed cv-wait";
+      box.setAttribute("part", "loading");
+      const title = document.createElement("p");
+      title.className = "cv-embed-title";
+      const share = this.getAttribute("share");
+      const name = this.getAttribute("scenario");
+      title.textContent = share ? "A shared scenario" : name || "rolling-update";
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "cv-btn cv-play cv-wait-btn";
+      button.textContent = "▶ Load the simulation";
+      const status = document.createElement("p");
+      status.className = "cv-status cv-wait-status";
+      status.setAttribute("role", "status");
+      status.textContent = "The simulator loads when this comes into view.";
+      const bar = document.createElement("progress");
+      bar.className = "cv-wait-progress";
+      bar.hidden = true;
+      box.append(title, button, status, bar);
+      root.replaceChildren(link, box);
+      button.addEventListener("click", () => runtime.load());
+      this.#unwatch?.();
+      this.#unwatch = runtime.onProgress((p) => {
+        if (!p.started) return;
+        button.disabled = true;
+        button.textContent = "Loading…";
+        box.dataset.loaded = String(p.loaded);
+        box.dataset.total = String(p.total);
+        bar.hidden = Boolean(p.error);
+        if (p.total) {
+          bar.max = p.total;
+          bar.value = p.loaded;
+        } else {
+          bar.removeAttribute("value");
+        }
+        if (p.error) status.textContent = `The simulator failed to start: ${p.error}`;
+        else if (p.done) status.textContent = "Starting the simulator…";
+        else if (p.loaded === 0) status.textContent = "Loading the simulator…";
+        else if (p.total) status.textContent = `Loading the simulator: ${size(p.loaded)} of ${size(p.total)}`;
+        else status.textContent = `Loading the simulator: ${size(p.loaded)}`;
+      });
+    }
+
+    /**
+     * Shows text alone in the shadow root, in place of the loading state.
+     * @param {string} text
+     */
+    #showOnly(text) {
+      const root = /** @type {ShadowRoot} */ (this.shadowRoot);
+      root.replaceChildren(...root.querySelectorAll("link"));
+      this.#message = null;
+      this.#show(text);
     }
 
     /**

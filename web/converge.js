@@ -12,7 +12,10 @@
 //
 // The wasm files are found next to this module (dist/), from its own URL, so
 // a docs page can load it from wherever `converge serve` or a static host
-// put it.
+// put it. Importing this module fetches nothing more: the runtime (one per
+// page, shared by every simulation and element) loads when a script awaits
+// converge.ready or calls converge.load(), or when a <converge-sim> comes
+// within a viewport of the screen (docs/embedding.md).
 //
 // Errors: functions that return data (step, seek, snapshot, scenario,
 // shareFragment, fromFragment, ...) throw an Error with the Go message; a
@@ -319,6 +322,21 @@ export class Simulation {
    */
   run(commandLine) { return this.#json("run", commandLine); }
 
+  /**
+   * Every step of the scenario with its outcome by now, as the page's Steps
+   * tab lists it (docs/js-api.md).
+   * @returns {Array<{index: number, t: number, at: string, mark: string, action: string, state: string, output: string, error: string, added: boolean, now: boolean}>}
+   */
+  steps() { return this.#json("steps"); }
+
+  /**
+   * Removes a step that run() added (its index in steps()); the timeline is
+   * computed again without it, at the same second.
+   * @param {number} index
+   * @returns {{ok: boolean, error?: string}}
+   */
+  removeStep(index) { return this.#json("removeStep", index); }
+
   /** @returns {string} the scenario's YAML, with the steps added by run() */
   scenario() { return this.#call("scenario"); }
 
@@ -458,7 +476,8 @@ export class Simulation {
  * Simulation), plus the page-wide functions below. Only `ready` exists before the wasm has
  * started.
  * @typedef {object} ConvergeExtras
- * @property {Promise<void>} ready resolves once everything below is installed; rejects if the simulator cannot start
+ * @property {Promise<void>} ready resolves once everything below is installed; rejects if the simulator cannot start. Awaiting it (or calling then) starts the boot
+ * @property {() => Promise<void>} load starts the boot if nothing has yet, and returns ready
  * @property {() => Simulation | {ok: false, error: string}} create a new, independent simulation (nothing loaded yet); beyond the page's memory budget, {ok: false, error}
  * @property {() => number} instances how many simulations are alive (the default included)
  * @property {Simulation} default the default instance itself
@@ -472,33 +491,166 @@ const methods = Object.getOwnPropertyNames(Simulation.prototype).filter((n) => n
 
 const global = /** @type {any} */ (globalThis);
 
+/**
+ * How far the boot is: whether it started, the wasm's bytes loaded (as
+ * decoded) of total (0 when the server does not say), whether it ended,
+ * and how it failed.
+ * @typedef {{started: boolean, loaded: number, total: number, done: boolean, error?: string}} Progress
+ */
+
+/**
+ * The boot, shared by every copy of this module on the page: started once
+ * (load()), watched by the elements (onProgress, booted).
+ * @typedef {object} Runtime
+ * @property {() => Promise<void>} load starts the boot (once) and returns converge.ready
+ * @property {(f: (p: Progress) => void) => () => void} onProgress calls f now and on every change; returns the unsubscribe
+ * @property {(ok: () => void, failed: (err: unknown) => void) => void} booted calls ok or failed once the boot ends, without starting it
+ */
+
+/** @type {Runtime} */
+export const runtime = install();
+
 /** @type {Converge} */
-export const converge = install();
+export const converge = global.converge;
 
 /** @type {Promise<void>} */
 export const ready = converge.ready;
 
-defineElement(converge);
+defineElement(converge, runtime);
 
 /**
- * Returns the page's globalThis.converge, creating it and starting the boot
- * the first time. A second copy of this module (loaded from another URL)
- * finds the first one's object and does not boot again.
- * @returns {Converge}
+ * Returns the page's runtime, creating globalThis.converge the first time.
+ * A second copy of this module (loaded from another URL) finds the first
+ * one's and does not boot again.
+ *
+ * The runtime loads lazily: nothing is fetched until converge.load() is
+ * called, something awaits (or calls then, catch or finally on)
+ * converge.ready, or a <converge-sim> comes near the screen (converge-sim.js).
+ * @returns {Runtime}
  */
 function install() {
-  if (global.converge && global.converge.ready instanceof Promise) {
-    return global.converge;
+  if (global.converge && global.converge.ready instanceof Promise && global.converge._runtime) {
+    return global.converge._runtime;
   }
-  const api = Object.assign(global.converge ?? {}, { ready: Promise.resolve() });
+  const api = Object.assign(global.converge ?? {}, {});
   for (const name of methods) {
     api[name] = () => {
       throw new Error(`converge.${name}: the simulator is not ready yet (await converge.ready)`);
     };
   }
+  /** @type {(v: void) => void} */
+  let resolve = () => {};
+  /** @type {(reason: unknown) => void} */
+  let reject = () => {};
+  /** @type {Promise<void>} */
+  const ready = new Promise((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  const then = Promise.prototype.then;
+  /** @type {Progress} */
+  let progress = { started: false, loaded: 0, total: 0, done: false };
+  /** @type {Set<(p: Progress) => void>} */
+  const watchers = new Set();
+  /** @param {Progress} p */
+  const report = (p) => {
+    progress = p;
+    for (const f of watchers) f(p);
+  };
+  let started = false;
+  const load = () => {
+    if (!started) {
+      started = true;
+      report({ ...progress, started: true });
+      boot(api, report).then(
+        () => {
+          report({ ...progress, done: true });
+          resolve();
+        },
+        (err) => {
+          report({ ...progress, done: true, error: err instanceof Error ? err.message : String(err) });
+          reject(err);
+        },
+      );
+    }
+    return ready;
+  };
+  // Awaiting converge.ready is asking for the simulator: it starts the boot.
+  Object.defineProperty(ready, "then", {
+    /** @type {(this: Promise<void>, ok?: any, failed?: any) => Promise<any>} */
+    value(ok, failed) {
+      load();
+      return then.call(this, ok, failed);
+    },
+  });
+  /** @type {Runtime} */
+  const rt = {
+    load,
+    onProgress(f) {
+      watchers.add(f);
+      f(progress);
+      return () => watchers.delete(f);
+    },
+    booted(ok, failed) {
+      then.call(ready, ok, failed);
+    },
+  };
+  Object.defineProperty(api, "_runtime", { value: rt });
+  api.ready = ready;
+  api.load = load;
   global.converge = api;
-  api.ready = boot(api);
-  return api;
+  return rt;
+}
+
+/**
+ * Fetches the wasm: dist/converge.wasm.br first, which a host with the
+ * export's _headers (and `converge serve`) sends as application/wasm in
+ * brotli; from a host that sends it as something else (GitHub Pages sends
+ * the .br as plain bytes) the plain dist/converge.wasm instead, compressed
+ * or not as that host decides. The body is read through a counting stream,
+ * which reports its progress in bytes.
+ * @param {(p: Progress) => void} report
+ * @returns {Promise<Response>}
+ */
+async function fetchWasm(report) {
+  const brURL = new URL("dist/converge.wasm.br", import.meta.url);
+  const plainURL = new URL("dist/converge.wasm", import.meta.url);
+  /** @type {Response | null} */
+  let response = null;
+  try {
+    const r = await fetch(brURL);
+    if (r.ok && (r.headers.get("content-type") ?? "").startsWith("application/wasm")) {
+      response = r;
+    } else {
+      await r.body?.cancel();
+    }
+  } catch {
+    // The plain file below reports the error, if there is one.
+  }
+  if (!response) {
+    response = await fetch(plainURL);
+    if (!response.ok) {
+      throw new Error(`loading ${plainURL.pathname}: HTTP ${response.status} (run make build)`);
+    }
+  }
+  const size = Number(response.headers.get("x-converge-size") ?? "");
+  const length = Number(response.headers.get("content-length") ?? "");
+  let total = size > 0 ? size : length > 0 ? length : 0;
+  if (!response.body) return response;
+  let loaded = 0;
+  report({ started: true, loaded, total, done: false });
+  const counted = response.body.pipeThrough(
+    new TransformStream({
+      transform(chunk, ctl) {
+        loaded += chunk.byteLength;
+        // A Content-Length of compressed bytes is not the decoded total.
+        if (loaded > total) total = 0;
+        report({ started: true, loaded, total, done: false });
+        ctl.enqueue(chunk);
+      },
+    }),
+  );
+  return new Response(counted, { status: response.status, headers: { "Content-Type": "application/wasm" } });
 }
 
 /**
@@ -506,9 +658,10 @@ function install() {
  * bridge, installs the API and opens the page's address in the default
  * instance.
  * @param {any} api
+ * @param {(p: Progress) => void} report
  * @returns {Promise<void>}
  */
-async function boot(api) {
+async function boot(api, report) {
   /** @type {(bridge: any) => void} */
   let resolve = () => {};
   /** @type {(reason: unknown) => void} */
@@ -520,13 +673,11 @@ async function boot(api) {
   });
   Object.defineProperty(api, "_boot", { value: { resolve, reject }, configurable: true });
   try {
-    await import(new URL("dist/wasm_exec.js", import.meta.url).href);
+    const [, response] = await Promise.all([
+      import(new URL("dist/wasm_exec.js", import.meta.url).href),
+      fetchWasm(report),
+    ]);
     const go = new global.Go();
-    const wasmURL = new URL("dist/converge.wasm", import.meta.url);
-    const response = await fetch(wasmURL);
-    if (!response.ok) {
-      throw new Error(`loading ${wasmURL.pathname}: HTTP ${response.status} (run make build)`);
-    }
     const { instance } = await WebAssembly.instantiateStreaming(response, go.importObject);
     const run = go.run(instance);
     const exited = run.then(() => {

@@ -267,6 +267,25 @@ func openPage(t testing.TB, url string) *page {
 // say); "" runs nothing.
 func openPageWith(t testing.TB, url string, scripts ...string) *page {
 	t.Helper()
+	var setup []chromedp.Action[chromedp.Void]
+	for _, script := range scripts {
+		if script == "" {
+			continue
+		}
+		setup = append(setup, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, cdppage.AddScriptToEvaluateOnNewDocument,
+				cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: script})
+			return err
+		}))
+	}
+	return openPageSetup(t, url, setup...)
+}
+
+// openPageSetup is openPage that first runs setup in the new tab, before
+// the navigation (to add a script to every document, or to bypass the
+// page's CSP, say).
+func openPageSetup(t testing.TB, url string, setup ...chromedp.Action[chromedp.Void]) *page {
+	t.Helper()
 	if err := sharedBrowser.start(); err != nil {
 		unavailable(t, "chromium cannot start: %v", err)
 	}
@@ -290,15 +309,8 @@ func openPageWith(t testing.TB, url string, scripts ...string) *page {
 	}()
 	tctx, tcancel := context.WithTimeout(ctx, pageTimeout)
 	defer tcancel()
-	for _, script := range scripts {
-		if script == "" {
-			continue
-		}
-		require.NoError(t, chromedp.Do(tctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-			_, err := cdp.Call(ctx, tg, cdppage.AddScriptToEvaluateOnNewDocument,
-				cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: script})
-			return err
-		})), "adding a script to %s", url)
+	if len(setup) > 0 {
+		require.NoError(t, chromedp.Do(tctx, setup...), "setting up the tab for %s", url)
 	}
 	require.NoError(t, chromedp.Do(tctx, chromedp.Navigate(url)), "navigating to %s", url)
 	return p

@@ -155,7 +155,7 @@ func TestUIPageLoadsAndDrawsTheRolloutFirst(t *testing.T) {
 	assert.Equal(t, loopTitles(t, bridge.NewLibrary(scenarios.FS).Default()), got.Loop, "the components in the engine's tick order")
 	assert.Equal(t, got.Want, got.Intro, "the default scenario's title")
 	assert.Positive(t, got.Tiles)
-	assert.Equal(t, []string{"Charts", "Nodes", "Events", "Console", "Editor", "Revisions", "Selectors", "My scenarios"}, got.Tabs)
+	assert.Equal(t, []string{"Charts", "Nodes", "Events", "Steps", "Console", "Editor", "Revisions", "Selectors", "My scenarios"}, got.Tabs)
 	assert.Contains(t, got.Status, version.Version)
 	assert.Regexp(t, `^web-[a-z0-9]+-[a-z0-9]+: (Pending|ContainerCreating|Running, not ready|Available)`, got.Hover, "a tile's hover text")
 	p.assertNoConsoleErrors(t)
@@ -272,7 +272,7 @@ func TestUIConsoleCommandThatWaits(t *testing.T) {
 		const input = document.querySelector(".cv-cmd");
 		input.value = "rollout status deployment/web";
 		input.dispatchEvent(new KeyboardEvent("keydown", {key: "Enter", bubbles: true, cancelable: true}));
-		const e = document.querySelector(".cv-entry");
+		const e = document.querySelector(".cv-entry:not(.cv-scripted)");
 		return {out: e.querySelector(".cv-out").textContent, waiting: e.classList.contains("cv-waiting")};
 	})()`)
 	assert.True(t, first.Waiting)
@@ -281,11 +281,11 @@ func TestUIConsoleCommandThatWaits(t *testing.T) {
 	p.screenshot(t, "waiting")
 	// Step on, a second at a time, as the page's step button does.
 	p.waitFor(t, `(() => {
-		document.querySelector('button[aria-label^="Step one second"]').click();
-		const e = document.querySelector(".cv-entry");
+		document.querySelector(".cv-timeline .cv-step").click();
+		const e = document.querySelector(".cv-entry:not(.cv-scripted)");
 		return e && !e.classList.contains("cv-waiting") && e.querySelector(".cv-out").textContent.includes("successfully rolled out");
 	})()`)
-	out := evalJS[string](t, p, `document.querySelector(".cv-entry .cv-out").textContent`)
+	out := evalJS[string](t, p, `document.querySelector(".cv-entry:not(.cv-scripted) .cv-out").textContent`)
 	assert.True(t, strings.HasPrefix(out, first.Out), "the first lines stay: %q", out)
 	p.screenshot(t, "done")
 	assert.Equal(t, 2, evalJS[int](t, p, `converge.scenario().split("rollout status").length - 1`),
@@ -398,7 +398,7 @@ func TestUIRollbackButtonRollsBack(t *testing.T) {
 		document.querySelector("[data-tab=console]").click();
 		return {before, after, note: document.querySelector(".cv-note-row:not([hidden])")?.textContent ?? "",
 			image: snap.deployments[0].spec.template.spec.containers[0].image,
-			echo: [...document.querySelectorAll(".cv-echo")].map((e) => e.textContent), t: converge.time()};
+			echo: [...document.querySelectorAll(".cv-entry:not(.cv-scripted) .cv-echo")].map((e) => e.textContent), t: converge.time()};
 	})()`)
 	assert.Equal(t, []string{"1 | <none> | myrepo/web:1.0", "2 (current) | <none> | myrepo/web:2.0"}, got.Before)
 	assert.Equal(t, []string{"2 | <none> | myrepo/web:2.0", "3 (current) | <none> | myrepo/web:1.0"}, got.After,
@@ -449,7 +449,7 @@ func TestUIEachActionRendersOnce(t *testing.T) {
 		out["the selectors' apply"] = count(() => q(".cv-edit .cv-primary").click());
 		tab("editor");
 		out["the editor's Apply"] = count(() => q(".cv-editor .cv-primary").click());
-		out["the step button"] = count(() => q("[aria-label='Step one second (→)']").click());
+		out["the step button"] = count(() => q(".cv-timeline .cv-step").click());
 		return out;
 	})()`)
 	for _, action := range []string{"a console command that joins the scenario", "a read-only console command",

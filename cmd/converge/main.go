@@ -29,6 +29,7 @@ import (
 // them.
 var commands = []*command{
 	serveCommand,
+	exportSiteCommand,
 	runCommand,
 	validateCommand,
 	shareCommand,

@@ -4,13 +4,20 @@ import (
 	"bytes"
 	"compress/gzip"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
+	"strings"
 	"testing"
 	"testing/fstest"
 
+	"github.com/andybalholm/brotli"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"converge/internal/precompress"
+	"converge/web"
 )
 
 func gzipped(t *testing.T, s string) []byte {
@@ -24,6 +31,34 @@ func gzipped(t *testing.T, s string) []byte {
 	return buf.Bytes()
 }
 
+func brotlied(t *testing.T, s string) []byte {
+	t.Helper()
+	b, err := precompress.Brotli([]byte(s), precompress.FastBrotli)
+	require.NoError(t, err)
+	return b
+}
+
+// decoded is body decoded from encoding ("" for none).
+func decoded(t *testing.T, encoding string, body []byte) []byte {
+	t.Helper()
+	var r io.Reader
+	switch encoding {
+	case "":
+		return body
+	case "gzip":
+		zr, err := gzip.NewReader(bytes.NewReader(body))
+		require.NoError(t, err)
+		r = zr
+	case "br":
+		r = brotli.NewReader(bytes.NewReader(body))
+	default:
+		t.Fatalf("unexpected encoding %q", encoding)
+	}
+	out, err := io.ReadAll(r)
+	require.NoError(t, err)
+	return out
+}
+
 func testSite(t *testing.T) *site {
 	t.Helper()
 	fsys := fstest.MapFS{
@@ -32,6 +67,8 @@ func testSite(t *testing.T) *site {
 		"converge.js":           {Data: []byte("// @ts-check\n")},
 		"dist/converge.wasm":    {Data: []byte("\x00asm wasm bytes")},
 		"dist/converge.wasm.gz": {Data: gzipped(t, "\x00asm wasm bytes")},
+		"dist/converge.wasm.br": {Data: brotlied(t, "\x00asm wasm bytes")},
+		"dist/wasm_exec.js.gz":  {Data: gzipped(t, "globalThis.Go = class {};")},
 		"dist/wasm_exec.js":     {Data: []byte("globalThis.Go = class {};")},
 		"dist/.gitkeep":         {Data: nil},
 		"scenario.yaml":         {Data: []byte("name: x\n")},
@@ -58,13 +95,21 @@ func TestSiteServesAssets(t *testing.T) {
 		{name: "root is index.html", path: "/", wantStatus: 200, wantType: "text/html; charset=utf-8", wantBody: "<!doctype html><title>app</title>"},
 		{name: "a module is JavaScript", path: "/converge.js", wantStatus: 200, wantType: "text/javascript; charset=utf-8", wantBody: "// @ts-check\n"},
 		{name: "wasm is application/wasm", path: "/dist/converge.wasm", wantStatus: 200, wantType: "application/wasm", wantBody: "\x00asm wasm bytes"},
-		{name: "wasm gzipped when accepted", path: "/dist/converge.wasm", acceptEncoding: "gzip, deflate, br",
+		{name: "wasm as brotli when accepted", path: "/dist/converge.wasm", acceptEncoding: "gzip, deflate, br, zstd",
+			wantStatus: 200, wantType: "application/wasm", wantEncoding: "br", wantBody: "\x00asm wasm bytes"},
+		{name: "wasm gzipped without br", path: "/dist/converge.wasm", acceptEncoding: "gzip, deflate",
 			wantStatus: 200, wantType: "application/wasm", wantEncoding: "gzip", wantBody: "\x00asm wasm bytes"},
-		{name: "never gzipped on loopback", path: "/dist/converge.wasm", acceptEncoding: "gzip", remoteAddr: "127.0.0.1:50000",
+		{name: "br;q=0 refuses brotli", path: "/dist/converge.wasm", acceptEncoding: "gzip, br;q=0",
+			wantStatus: 200, wantType: "application/wasm", wantEncoding: "gzip", wantBody: "\x00asm wasm bytes"},
+		{name: "a star accepts what it does not name", path: "/dist/converge.wasm", acceptEncoding: "gzip;q=0, *",
+			wantStatus: 200, wantType: "application/wasm", wantEncoding: "br", wantBody: "\x00asm wasm bytes"},
+		{name: "gzip only where there is no .br", path: "/dist/wasm_exec.js", acceptEncoding: "br, gzip",
+			wantStatus: 200, wantType: "text/javascript; charset=utf-8", wantEncoding: "gzip", wantBody: "globalThis.Go = class {};"},
+		{name: "never compressed on loopback", path: "/dist/converge.wasm", acceptEncoding: "gzip, br", remoteAddr: "127.0.0.1:50000",
 			wantStatus: 200, wantType: "application/wasm", wantBody: "\x00asm wasm bytes"},
-		{name: "never gzipped on v6 loopback", path: "/dist/converge.wasm", acceptEncoding: "gzip", remoteAddr: "[::1]:50000",
+		{name: "never compressed on v6 loopback", path: "/dist/converge.wasm", acceptEncoding: "gzip, br", remoteAddr: "[::1]:50000",
 			wantStatus: 200, wantType: "application/wasm", wantBody: "\x00asm wasm bytes"},
-		{name: "gzip;q=0 refuses gzip", path: "/dist/converge.wasm", acceptEncoding: "gzip;q=0, br",
+		{name: "gzip;q=0 and no br", path: "/dist/converge.wasm", acceptEncoding: "gzip;q=0, deflate",
 			wantStatus: 200, wantType: "application/wasm", wantBody: "\x00asm wasm bytes"},
 		{name: "only deflate accepted", path: "/dist/converge.wasm", acceptEncoding: "deflate",
 			wantStatus: 200, wantType: "application/wasm", wantBody: "\x00asm wasm bytes"},
@@ -74,8 +119,16 @@ func TestSiteServesAssets(t *testing.T) {
 		{name: "a directory is not listed", path: "/dist/", wantStatus: 404},
 		{name: "hidden files are not served", path: "/dist/.gitkeep", wantStatus: 404},
 		{name: "the .gz is not served under its own name", path: "/dist/converge.wasm.gz", wantStatus: 404},
+		{name: "the .br is the wasm, as brotli to those who accept it", path: "/dist/converge.wasm.br", acceptEncoding: "br",
+			wantStatus: 200, wantType: "application/wasm", wantEncoding: "br", wantBody: "\x00asm wasm bytes"},
+		{name: "the .br is the wasm, gzipped to others", path: "/dist/converge.wasm.br", acceptEncoding: "gzip",
+			wantStatus: 200, wantType: "application/wasm", wantEncoding: "gzip", wantBody: "\x00asm wasm bytes"},
+		{name: "the .br is the plain wasm on loopback", path: "/dist/converge.wasm.br", acceptEncoding: "gzip, br", remoteAddr: "127.0.0.1:1",
+			wantStatus: 200, wantType: "application/wasm", wantBody: "\x00asm wasm bytes"},
+		{name: "no .br of a file without one", path: "/converge.js.br", wantStatus: 404},
 		{name: "dot-dot stays inside", path: "/dist/../../../etc/passwd", wantStatus: 404},
 		{name: "POST is refused", method: http.MethodPost, path: "/", wantStatus: 405},
+		{name: "a CORS preflight is answered", method: http.MethodOptions, path: "/converge.js", wantStatus: 204},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -95,6 +148,10 @@ func TestSiteServesAssets(t *testing.T) {
 			s.ServeHTTP(rec, req)
 
 			require.Equal(t, tc.wantStatus, rec.Code)
+			// Every answer lets a page of another origin use it.
+			assert.Equal(t, "*", rec.Header().Get("Access-Control-Allow-Origin"))
+			assert.Equal(t, "cross-origin", rec.Header().Get("Cross-Origin-Resource-Policy"))
+			assert.Equal(t, "*", rec.Header().Get("Timing-Allow-Origin"))
 			if tc.wantStatus != 200 {
 				return
 			}
@@ -103,14 +160,11 @@ func TestSiteServesAssets(t *testing.T) {
 			assert.Equal(t, "no-cache", rec.Header().Get("Cache-Control"))
 			assert.Equal(t, "nosniff", rec.Header().Get("X-Content-Type-Options"))
 			assert.NotEmpty(t, rec.Header().Get("ETag"))
-			body := rec.Body.Bytes()
-			if tc.wantEncoding == "gzip" {
-				zr, err := gzip.NewReader(bytes.NewReader(body))
-				require.NoError(t, err)
-				body, err = io.ReadAll(zr)
-				require.NoError(t, err)
+			if strings.HasPrefix(tc.path, "/dist/converge.wasm") {
+				assert.Equal(t, strconv.Itoa(len("\x00asm wasm bytes")), rec.Header().Get("X-Converge-Size"), "the decoded size, for the progress")
+				assert.Equal(t, "X-Converge-Size", rec.Header().Get("Access-Control-Expose-Headers"))
 			}
-			assert.Equal(t, tc.wantBody, string(body))
+			assert.Equal(t, tc.wantBody, string(decoded(t, tc.wantEncoding, rec.Body.Bytes())))
 		})
 	}
 }
@@ -132,9 +186,13 @@ func TestSiteRevalidatesWithETags(t *testing.T) {
 	}
 	plain := get("/dist/converge.wasm", "", "")
 	zipped := get("/dist/converge.wasm", "gzip", "")
+	brotli := get("/dist/converge.wasm", "br", "")
 	require.Equal(t, 200, plain.Code)
 	require.Equal(t, 200, zipped.Code)
+	require.Equal(t, 200, brotli.Code)
 	assert.NotEqual(t, plain.Header().Get("ETag"), zipped.Header().Get("ETag"), "each encoding has its own tag")
+	assert.NotEqual(t, zipped.Header().Get("ETag"), brotli.Header().Get("ETag"), "each encoding has its own tag")
+	assert.Equal(t, http.StatusNotModified, get("/dist/converge.wasm", "br", brotli.Header().Get("ETag")).Code)
 	assert.Equal(t, "Accept-Encoding", plain.Header().Get("Vary"))
 
 	assert.Equal(t, http.StatusNotModified, get("/dist/converge.wasm", "", plain.Header().Get("ETag")).Code)
@@ -174,5 +232,42 @@ func TestNewSite(t *testing.T) {
 			assert.Equal(t, 200, rec.Code)
 			assert.Equal(t, tc.wantRoot, rec.Body.String())
 		})
+	}
+}
+
+// The embedded page as `converge serve` serves it: a docs page of any
+// origin may load the boot module, its modules, wasm_exec.js and the wasm,
+// and the wasm comes precompressed to remote clients.
+func TestEmbeddedSiteServesOtherOrigins(t *testing.T) {
+	t.Parallel()
+	if !web.Built() {
+		t.Skip("the wasm is not built (make build)")
+	}
+	s, err := newSite(web.FS, "index.html")
+	require.NoError(t, err)
+	raw, err := fs.ReadFile(web.FS, web.WasmPath)
+	require.NoError(t, err)
+	for _, path := range []string{"/converge.js", "/converge-sim.js", "/style.css", "/" + web.WasmExecPath, "/" + web.WasmPath} {
+		for _, enc := range []string{"", "gzip", "br"} {
+			t.Run(path+" "+enc, func(t *testing.T) {
+				t.Parallel()
+				req := httptest.NewRequest(http.MethodGet, path, nil)
+				req.Header.Set("Origin", "https://docs.example.com")
+				if enc != "" {
+					req.Header.Set("Accept-Encoding", enc)
+				}
+				rec := httptest.NewRecorder()
+				s.ServeHTTP(rec, req)
+				require.Equal(t, http.StatusOK, rec.Code)
+				assert.Equal(t, "*", rec.Header().Get("Access-Control-Allow-Origin"))
+				assert.Equal(t, "cross-origin", rec.Header().Get("Cross-Origin-Resource-Policy"))
+				if path != "/"+web.WasmPath {
+					return
+				}
+				assert.Equal(t, "application/wasm", rec.Header().Get("Content-Type"))
+				assert.Equal(t, enc, rec.Header().Get("Content-Encoding"))
+				assert.True(t, bytes.Equal(raw, decoded(t, enc, rec.Body.Bytes())), "the %q variant is the wasm", enc)
+			})
+		}
 	}
 }

@@ -3,8 +3,6 @@ package api
 import (
 	"encoding/json"
 	"fmt"
-	"math"
-	"math/big"
 	"strconv"
 	"strings"
 )
@@ -41,28 +39,53 @@ func MustQuantity(s string) Quantity {
 // ErrFormatWrong is the API server's text for an unparsable quantity.
 const ErrFormatWrong = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
 
-var suffixes = map[string]*big.Rat{
-	"":   big.NewRat(1, 1),
-	"n":  big.NewRat(1, 1_000_000_000),
-	"u":  big.NewRat(1, 1_000_000),
-	"m":  big.NewRat(1, 1000),
-	"k":  big.NewRat(1000, 1),
-	"M":  big.NewRat(1_000_000, 1),
-	"G":  big.NewRat(1_000_000_000, 1),
-	"T":  new(big.Rat).SetInt64(1_000_000_000_000),
-	"P":  new(big.Rat).SetInt64(1_000_000_000_000_000),
-	"E":  new(big.Rat).SetInt64(1_000_000_000_000_000_000),
-	"Ki": big.NewRat(1<<10, 1),
-	"Mi": big.NewRat(1<<20, 1),
-	"Gi": big.NewRat(1<<30, 1),
-	"Ti": new(big.Rat).SetInt64(1 << 40),
-	"Pi": new(big.Rat).SetInt64(1 << 50),
-	"Ei": new(big.Rat).SetInt64(1 << 60),
+// suffixExp is the multiplier of a suffix: 10^exp10 for the decimal SI
+// ones (n u m "" k M G T P E), 2^exp2 for the binary ones (Ki Mi Gi Ti Pi
+// Ei).
+func suffixExp(suffix string) (exp10 int, exp2 uint, ok bool) {
+	switch suffix {
+	case "n":
+		return -9, 0, true
+	case "u":
+		return -6, 0, true
+	case "m":
+		return -3, 0, true
+	case "":
+		return 0, 0, true
+	case "k":
+		return 3, 0, true
+	case "M":
+		return 6, 0, true
+	case "G":
+		return 9, 0, true
+	case "T":
+		return 12, 0, true
+	case "P":
+		return 15, 0, true
+	case "E":
+		return 18, 0, true
+	case "Ki":
+		return 0, 10, true
+	case "Mi":
+		return 0, 20, true
+	case "Gi":
+		return 0, 30, true
+	case "Ti":
+		return 0, 40, true
+	case "Pi":
+		return 0, 50, true
+	case "Ei":
+		return 0, 60, true
+	}
+	return 0, 0, false
 }
 
 // errSuffix is apimachinery's ErrSuffix text.
 const errSuffix = "unable to parse quantity's suffix"
 
+// parseMilli is the value of s in milli-units, rounded up (towards +∞) to a
+// whole milli-unit, as Kubernetes' MilliValue rounds. It computes exactly
+// on the decimal digits (milli, below), without floating point.
 func parseMilli(s string) (int64, error) {
 	if s == "" || len(s) > 64 {
 		return 0, fmt.Errorf("%s", ErrFormatWrong)
@@ -71,14 +94,11 @@ func parseMilli(s string) (int64, error) {
 	if !ok {
 		return 0, fmt.Errorf("%s", ErrFormatWrong)
 	}
-	r, ok := new(big.Rat).SetString(strings.TrimPrefix(value, "+"))
-	if !ok {
-		// No digits at all ("+", ".", "Gi"): kube reads that as zero.
-		r = new(big.Rat)
-	}
-	if mult, known := suffixes[suffix]; known {
-		r.Mul(r, mult)
-	} else if len(suffix) > 1 && (suffix[0] == 'e' || suffix[0] == 'E') {
+	exp10, exp2, known := suffixExp(suffix)
+	if !known {
+		if len(suffix) < 2 || (suffix[0] != 'e' && suffix[0] != 'E') {
+			return 0, fmt.Errorf("%s", errSuffix)
+		}
 		n, err := strconv.ParseInt(suffix[1:], 10, 64)
 		if err != nil {
 			return 0, fmt.Errorf("%s", errSuffix)
@@ -86,26 +106,77 @@ func parseMilli(s string) (int64, error) {
 		if n > 30 {
 			return 0, fmt.Errorf("quantity %q is too large", s)
 		}
-		n = max(n, -30) // anything smaller rounds up to 1m (or stays 0) all the same
-		p := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(abs(n)), nil))
-		if n < 0 {
-			r.Quo(r, p)
-		} else {
-			r.Mul(r, p)
-		}
-	} else {
-		return 0, fmt.Errorf("%s", errSuffix)
+		exp10 = int(max(n, -30)) // anything smaller rounds up to 1m (or stays 0) all the same
 	}
-	r.Mul(r, big.NewRat(1000, 1))
-	// Round up to the next milli-unit, as Kubernetes does for MilliValue.
-	q := new(big.Int).Quo(r.Num(), r.Denom())
-	if new(big.Rat).SetInt(q).Cmp(r) < 0 {
-		q.Add(q, big.NewInt(1))
-	}
-	if !q.IsInt64() || q.Int64() > math.MaxInt64/2 || q.Int64() < math.MinInt64/2 {
+	m, ok := milli(value, exp10, exp2)
+	if !ok {
 		return 0, fmt.Errorf("quantity %q is too large", s)
 	}
-	return q.Int64(), nil
+	return m, nil
+}
+
+// milliLimit bounds a Quantity's milli-units: -2^62 ≤ milli < 2^62, so
+// that a sum of two never overflows.
+const milliLimit = 1 << 62
+
+// milli is ceil(value × 10^exp10 × 2^exp2 × 1000) for value a decimal
+// number as splitQuantity reads it (an optional sign, digits, an optional
+// '.' and digits; no digits at all is zero, as in kube), and whether it
+// lies within milliLimit.
+//
+// It multiplies the digits by 2^exp2 in base 10, then cuts them at the
+// decimal point: "1.5" with Gi is the digits 15 × 2^30 = 16106127360 at
+// 10^(3-1): 1610612736000 milli, no remainder. "1e-31" is 1 at 10^(3-30):
+// zero with a remainder, rounded up to 1.
+func milli(value string, exp10 int, exp2 uint) (int64, bool) {
+	neg := strings.HasPrefix(value, "-")
+	value = strings.TrimLeft(value, "+-")
+	intPart, frac, _ := strings.Cut(value, ".")
+	digits := []byte(intPart + frac)
+	exp10 += 3 - len(frac)
+	// digits × 2^exp2, from the least significant digit. With m ≤ 2^60
+	// every step stays below 10m < 2^64, and the carry below m.
+	m := uint64(1) << exp2
+	carry := uint64(0)
+	for i := len(digits) - 1; i >= 0; i-- {
+		t := uint64(digits[i]-'0')*m + carry
+		digits[i] = byte(t%10) + '0'
+		carry = t / 10
+	}
+	if carry > 0 {
+		digits = append([]byte(strconv.FormatUint(carry, 10)), digits...)
+	}
+	remainder := false
+	if exp10 >= 0 {
+		for range exp10 {
+			digits = append(digits, '0')
+		}
+	} else {
+		cut := max(len(digits)+exp10, 0)
+		for _, d := range digits[cut:] {
+			remainder = remainder || d != '0'
+		}
+		digits = digits[:cut]
+	}
+	whole := strings.TrimLeft(string(digits), "0")
+	if len(whole) > 19 {
+		return 0, false
+	}
+	var n uint64
+	if whole != "" {
+		var err error
+		if n, err = strconv.ParseUint(whole, 10, 64); err != nil {
+			return 0, false
+		}
+	}
+	if neg {
+		// The ceiling of a negative number is its truncation.
+		return -int64(min(n, milliLimit)), n <= milliLimit
+	}
+	if remainder {
+		n++
+	}
+	return int64(min(n, milliLimit)), n < milliLimit
 }
 
 // splitQuantity is apimachinery's parseQuantityString: an optional sign,
@@ -141,13 +212,6 @@ func splitQuantity(s string) (value, suffix string, ok bool) {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-
-func abs(n int64) int64 {
-	if n < 0 {
-		return -n
-	}
-	return n
-}
 
 // MilliValue returns the value in thousandths (cpu "100m" is 100).
 func (q Quantity) MilliValue() int64 { return q.milli }

@@ -21,16 +21,16 @@
 //	digest           := digest-algorithm ":" digest-hex
 //	digest-hex       := /[0-9a-fA-F]{32,}/
 //
-// The regular expressions are the upstream ones (Go's regexp, as upstream
-// uses), so a reference is valid here exactly when the kubelet accepts it;
-// the error texts are upstream's too, because the kubelet prints them in the
-// InspectFailed event and the InvalidImageName waiting message.
+// The grammar is upstream's regular expressions written out as functions
+// (grammar.go; the page's wasm links no regexp), each checked against its
+// expression, so a reference is valid here exactly when the kubelet accepts
+// it; the error texts are upstream's too, because the kubelet prints them in
+// the InspectFailed event and the InvalidImageName waiting message.
 package imageref
 
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 )
 
@@ -110,62 +110,36 @@ func (r Reference) Familiar() string {
 	return f.String()
 }
 
-// The regular expressions of distribution/reference's regexp.go.
-const (
-	alphanumeric        = `[a-z0-9]+`
-	separator           = `(?:[._]|__|[-]+)`
-	domainNameComponent = `(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])`
-	optionalPort        = `(?::[0-9]+)?`
-	tagPat              = `[\w][\w.-]{0,127}`
-	digestPat           = `[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*[:][[:xdigit:]]{32,}`
-	identifier          = `([a-f0-9]{64})`
-	ipv6address         = `\[(?:[a-fA-F0-9:]+)\]`
-	domainName          = domainNameComponent + `(?:\.` + domainNameComponent + `)*`
-	host                = `(?:` + domainName + `|` + ipv6address + `)`
-	domainAndPort       = host + optionalPort
-	pathComponent       = alphanumeric + `(?:` + separator + alphanumeric + `)*`
-	remoteName          = pathComponent + `(?:/` + pathComponent + `)*`
-	namePat             = `(?:` + domainAndPort + `/)?` + remoteName
-	referencePat        = `^(` + namePat + `)(?::(` + tagPat + `))?(?:@(` + digestPat + `))?$`
-	anchoredNamePat     = `^(?:(` + domainAndPort + `)/)?(` + remoteName + `)$`
-)
-
-var (
-	referenceRegexp          = regexp.MustCompile(referencePat)
-	anchoredNameRegexp       = regexp.MustCompile(anchoredNamePat)
-	anchoredIdentifierRegexp = regexp.MustCompile(`^` + identifier + `$`)
-	// go-digest's DigestRegexpAnchored, for an algorithm it does not know.
-	anchoredDigestRegexp = regexp.MustCompile(`^[a-z0-9]+(?:[.+_-][a-z0-9]+)*:[a-zA-Z0-9=_-]+$`)
-)
-
 // Parse is distribution/reference's Parse: the reference as written, not
 // normalized (no default domain, no "library/").
 func Parse(s string) (Reference, error) {
 	if s == "" {
 		return Reference{}, ErrNameEmpty
 	}
-	m := referenceRegexp.FindStringSubmatch(s)
-	if m == nil {
-		if sl := strings.ToLower(s); sl != s && referenceRegexp.MatchString(sl) {
-			return Reference{}, ErrNameContainsUppercase
+	name, tag, digest, ok := splitReference(s)
+	if !ok {
+		if sl := strings.ToLower(s); sl != s {
+			if _, _, _, ok := splitReference(sl); ok {
+				return Reference{}, ErrNameContainsUppercase
+			}
 		}
 		return Reference{}, ErrReferenceInvalidFormat
 	}
 	var r Reference
-	if nm := anchoredNameRegexp.FindStringSubmatch(m[1]); len(nm) == 3 {
-		r.Domain, r.Path = nm[1], nm[2]
+	if domain, path, ok := splitName(name); ok {
+		r.Domain, r.Path = domain, path
 	} else {
-		r.Path = m[1]
+		r.Path = name
 	}
 	if len(r.Path) > RepositoryNameTotalLengthMax {
 		return Reference{}, ErrNameTooLong
 	}
-	r.Tag = m[2]
-	if m[3] != "" {
-		if err := ValidateDigest(m[3]); err != nil {
+	r.Tag = tag
+	if digest != "" {
+		if err := ValidateDigest(digest); err != nil {
 			return Reference{}, err
 		}
-		r.Digest = m[3]
+		r.Digest = digest
 	}
 	return r, nil
 }
@@ -175,7 +149,7 @@ func Parse(s string) (Reference, error) {
 // ("docker.io/library/nginx", "docker.io/bitnami/redis:7"). No default tag
 // is added (see TagNameOnly).
 func ParseNormalizedNamed(s string) (Reference, error) {
-	if anchoredIdentifierRegexp.MatchString(s) {
+	if isIdentifier(s) {
 		return Reference{}, fmt.Errorf("invalid repository name (%s), cannot specify 64-byte hexadecimal strings", s)
 	}
 	domain, remainder := splitDockerDomain(s)
@@ -228,7 +202,7 @@ func ValidateDigest(d string) error {
 	}
 	size, known := digestSizes[alg]
 	if !known {
-		if !anchoredDigestRegexp.MatchString(d) {
+		if !isAnchoredDigest(d) {
 			return ErrDigestInvalidFormat
 		}
 		return ErrDigestUnsupported

@@ -2,7 +2,6 @@ package kubectl
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"converge/core/api"
@@ -154,7 +153,16 @@ func (x *execCtx) createGenerated(obj api.Object, what string) error {
 	return nil
 }
 
-var configMapKeyRe = regexp.MustCompile(`^[-._a-zA-Z0-9]+$`)
+// isConfigMapKeyName matches `^[-._a-zA-Z0-9]+$`, the characters
+// msgConfigMapKeyFormat names.
+func isConfigMapKeyName(k string) bool {
+	for i := 0; i < len(k); i++ {
+		if !isEnvNameChar(k[i]) && (k[i] < '0' || k[i] > '9') {
+			return false
+		}
+	}
+	return k != ""
+}
 
 // runCreateConfigMap is `kubectl create configmap NAME --from-literal=K=V...`.
 func runCreateConfigMap(x *execCtx) error {
@@ -181,7 +189,7 @@ func runCreateConfigMap(x *execCtx) error {
 		if len(k) > 253 {
 			return &plainError{msg: fmt.Sprintf(msgConfigMapKeyInvalid, k, msgConfigMapKeyTooLong)}
 		}
-		if !configMapKeyRe.MatchString(k) {
+		if !isConfigMapKeyName(k) {
 			return &plainError{msg: fmt.Sprintf(msgConfigMapKeyInvalid, k, msgConfigMapKeyFormat)}
 		}
 		if _, dup := cm.Data[k]; dup {

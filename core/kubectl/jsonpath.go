@@ -3,7 +3,6 @@ package kubectl
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -32,7 +31,33 @@ type jsonFilter struct {
 	value string
 }
 
-var relaxedJSONPath = regexp.MustCompile(`^\{\.?([^{}]+)\}$|^\.?([^{}]+)$`)
+// relaxedJSONPathExpr is kubectl's expression for a relaxed JSONPath
+// (get.go's jsonRegexp); relaxedSpec is it written out, as the page's wasm
+// links no regexp (docs/performance.md; jsonpath_test.go checks one
+// against the other).
+const relaxedJSONPathExpr = `^\{\.?([^{}]+)\}$|^\.?([^{}]+)$`
+
+// relaxedSpec is the path inside a relaxed JSONPath, the expression's
+// first or second submatch, or false when it does not match.
+func relaxedSpec(s string) (string, bool) {
+	// The expression's \.?([^{}]+): an optional dot, then at least one
+	// byte that is not a brace (a lone "." is the path itself).
+	path := func(s string) (string, bool) {
+		if s == "" || strings.ContainsAny(s, "{}") {
+			return "", false
+		}
+		if len(s) > 1 && s[0] == '.' {
+			return s[1:], true
+		}
+		return s, true
+	}
+	if len(s) >= 2 && s[0] == '{' && s[len(s)-1] == '}' {
+		if spec, ok := path(s[1 : len(s)-1]); ok {
+			return spec, true
+		}
+	}
+	return path(s)
+}
 
 // relaxedJSONPathExpression is kubectl get's RelaxedJSONPathExpression:
 // "a.b", ".a.b", "{a.b}" and "{.a.b}" all become "{.a.b}".
@@ -40,13 +65,9 @@ func relaxedJSONPathExpression(expr string) (string, error) {
 	if expr == "" {
 		return expr, nil
 	}
-	m := relaxedJSONPath.FindStringSubmatch(expr)
-	if m == nil {
+	spec, ok := relaxedSpec(expr)
+	if !ok {
 		return "", errors.New("unexpected path string, expected a 'name1.name2' or '.name1.name2' or '{name1.name2}' or '{.name1.name2}'")
-	}
-	spec := m[1]
-	if spec == "" {
-		spec = m[2]
 	}
 	return "{." + spec + "}", nil
 }

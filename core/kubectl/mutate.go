@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
-	"regexp"
 	"strings"
 
 	"converge/core/api"
@@ -189,7 +188,19 @@ func sameJSON(a, b any) bool {
 	return errA == nil && errB == nil && string(ja) == string(jb)
 }
 
-var envNameRe = regexp.MustCompile(`^[-._a-zA-Z][-._a-zA-Z0-9]*$`)
+// isEnvName matches `^[-._a-zA-Z][-._a-zA-Z0-9]*$`, kubectl's
+// environment variable names (msgEnvKeyFormat).
+func isEnvName(k string) bool {
+	if k == "" || !isEnvNameChar(k[0]) {
+		return false
+	}
+	return isConfigMapKeyName(k)
+}
+
+// isEnvNameChar is a letter, '-', '.' or '_'.
+func isEnvNameChar(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-' || c == '.' || c == '_'
+}
 
 // parseEnv is envutil.ParseEnv for KEY=VALUE and KEY- arguments.
 func parseEnv(specs []string) ([]api.EnvVar, []string, error) {
@@ -200,7 +211,7 @@ func parseEnv(specs []string) ([]api.EnvVar, []string, error) {
 		switch {
 		case strings.Contains(s, "="):
 			k, v, _ := strings.Cut(s, "=")
-			if !envNameRe.MatchString(k) {
+			if !isEnvName(k) {
 				return nil, nil, &plainError{msg: fmt.Sprintf(msgEnvKeyInvalid, k, msgEnvKeyFormat)}
 			}
 			exists[k] = true

@@ -144,6 +144,9 @@ func findPath(words []string) (*cmdSpec, []int, *ParseError) {
 	word := words[rest[i]]
 	spec := findCommand(commands, word)
 	if spec == nil {
+		if pe := notSimulatedError(word, at{word: rest[i]}); pe != nil {
+			return nil, nil, pe
+		}
 		msg := fmt.Sprintf(msgUnknownCommand, word, "kubectl")
 		found := suggestions(word)
 		return nil, nil, &ParseError{Msg: msg, Suggestions: found, err: &plainError{msg: msg + didYouMean(found)}, at: at{word: rest[i]}}

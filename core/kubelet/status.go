@@ -2,7 +2,7 @@ package kubelet
 
 import (
 	"encoding/json"
-	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -51,7 +51,11 @@ func (k *Controller) podStatus(ps *podState, p *api.Pod, now time.Time) api.PodS
 			unready = append(unready, ps.ctrs[i].name)
 		}
 	}
-	slices.SortFunc(st.ContainerStatuses, func(a, b api.ContainerStatus) int { return strings.Compare(a.Name, b.Name) })
+	// sort.SliceStable, not slices.SortFunc: one more instantiation of the
+	// generic sort for this struct would cost the page's wasm about 20 KB
+	// raw, for a list of a few containers (docs/performance.md).
+	cs := st.ContainerStatuses
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].Name < cs[j].Name })
 	st.Phase = podPhase(p.Spec.RestartPolicy, st.ContainerStatuses, ps.killed)
 
 	others := 0

@@ -3,15 +3,53 @@ package manifest
 import (
 	"bytes"
 	"encoding/json"
-	"regexp"
 	"strconv"
 
 	"go.yaml.in/yaml/v3"
 )
 
-// jsonNumberRE is JSON's number syntax; a YAML number written this way is
-// passed through as written ("0.50" stays "0.50").
-var jsonNumberRE = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+// IsJSONNumber reports whether s is a number in JSON's syntax (RFC 8259
+// section 6): `^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`. A YAML
+// number written this way is passed through as written ("0.50" stays
+// "0.50").
+func IsJSONNumber(s string) bool {
+	i := 0
+	digits := func() int {
+		n := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case i < len(s) && s[i] >= '1' && s[i] <= '9':
+		digits()
+	default:
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
+}
 
 // toJSON converts an expanded subtree to JSON the way Kubernetes' YAML
 // decoding does (sigs.k8s.io/yaml): mapping keys become strings, scalars get
@@ -90,7 +128,7 @@ func (d *decoder) writeScalar(buf *bytes.Buffer, n *yaml.Node) {
 		}
 		buf.WriteString(strconv.FormatBool(b))
 	case "!!int", "!!float":
-		if jsonNumberRE.MatchString(n.Value) {
+		if IsJSONNumber(n.Value) {
 			buf.WriteString(n.Value)
 			return
 		}

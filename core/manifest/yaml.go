@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -86,8 +85,44 @@ func looksLikeJSON(data []byte) bool {
 	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
 }
 
-var lineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-var anchorRE = regexp.MustCompile(`unknown anchor '(.*)' referenced`)
+// lineError reads go-yaml's "yaml: line N: MESSAGE" (one line of text),
+// as `^yaml: line (\d+): (.*)$` would.
+func lineError(msg string) (line int, rest string, ok bool) {
+	rest, ok = strings.CutPrefix(msg, "yaml: line ")
+	if !ok {
+		return 0, "", false
+	}
+	n := 0
+	for n < len(rest) && rest[n] >= '0' && rest[n] <= '9' {
+		n++
+	}
+	if n == 0 || !strings.HasPrefix(rest[n:], ": ") || strings.Contains(rest[n+2:], "\n") {
+		return 0, "", false
+	}
+	line, err := strconv.Atoi(rest[:n])
+	if err != nil {
+		line = 0 // too many digits: no line to go by
+	}
+	return line, rest[n+2:], true
+}
+
+// unknownAnchor finds the NAME of go-yaml's "unknown anchor 'NAME'
+// referenced", as `unknown anchor '(.*)' referenced` would: the first
+// occurrence that has "' referenced" later on its line, up to the last one.
+func unknownAnchor(msg string) (string, bool) {
+	const start, end = "unknown anchor '", "' referenced"
+	for rest := msg; ; {
+		i := strings.Index(rest, start)
+		if i < 0 {
+			return "", false
+		}
+		rest = rest[i+len(start):]
+		line, _, _ := strings.Cut(rest, "\n")
+		if j := strings.LastIndex(line, end); j >= 0 {
+			return line[:j], true
+		}
+	}
+}
 
 // syntaxProblem turns a parser error ("yaml: line 3: could not find expected
 // ':'") into a Problem at that line. Errors without a line are placed where
@@ -95,13 +130,12 @@ var anchorRE = regexp.MustCompile(`unknown anchor '(.*)' referenced`)
 func syntaxProblem(err error, data []byte, file string) Problem {
 	msg := err.Error()
 	p := Problem{File: file, Line: 1, Col: 1}
-	if m := lineRE.FindStringSubmatch(msg); m != nil {
-		p.Line, _ = strconv.Atoi(m[1])
-		msg = m[2]
+	if line, rest, ok := lineError(msg); ok {
+		p.Line, msg = line, rest
 	} else {
 		msg = strings.TrimPrefix(msg, "yaml: ")
-		if m := anchorRE.FindStringSubmatch(msg); m != nil {
-			p.Line, p.Col = offsetPosition(data, bytes.Index(data, []byte("*"+m[1])))
+		if name, ok := unknownAnchor(msg); ok {
+			p.Line, p.Col = offsetPosition(data, bytes.Index(data, []byte("*"+name)))
 		} else if off, found, ok := badCharacter(data); ok && encodingErrors[msg] {
 			// The reader's errors have no position: it is the first
 			// character the reader refuses.

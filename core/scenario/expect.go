@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math/big"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -191,8 +189,6 @@ func (p *exprParser) op(e *Expect) error {
 	return syntaxErr(start, "unknown operator %q: use one of == != < <= > >=", w)
 }
 
-var jsonNumberRE = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
-
 func (p *exprParser) value(e *Expect) error {
 	opEnd := p.off
 	p.skipSpace()
@@ -226,8 +222,8 @@ func parseLiteral(s string, off int) (any, bool, error) {
 		return true, false, nil
 	case s == "false":
 		return false, false, nil
-	case jsonNumberRE.MatchString(s):
-		if _, ok := toRat(s); !ok {
+	case manifest.IsJSONNumber(s):
+		if _, ok := parseDecimal(s); !ok {
 			return nil, false, syntaxErr(off, "number %s is out of range", s)
 		}
 		return json.Number(s), false, nil
@@ -385,12 +381,12 @@ func order(got, want any) (int, bool) {
 		}
 		return 1, true
 	case json.Number:
-		wr, ok := toRat(string(w))
-		gr, gok := number(got)
+		wd, ok := parseDecimal(string(w))
+		gd, gok := number(got)
 		if !ok || !gok {
 			return 0, false
 		}
-		return gr.Cmp(wr), true
+		return gd.cmp(wd), true
 	case string:
 		g, ok := got.(string)
 		if !ok {
@@ -402,41 +398,20 @@ func order(got, want any) (int, bool) {
 }
 
 // number reads a JSON number, or a string holding one.
-func number(v any) (*big.Rat, bool) {
+func number(v any) (decimal, bool) {
 	switch x := v.(type) {
 	case json.Number:
-		return toRat(string(x))
+		return parseDecimal(string(x))
 	case float64:
-		r := new(big.Rat)
-		if r.SetFloat64(x) == nil {
-			return nil, false
-		}
-		return r, true
+		return floatDecimal(x)
 	case int:
-		return big.NewRat(int64(x), 1), true
+		return decimalOf(strconv.Itoa(x)), true
 	case int64:
-		return big.NewRat(x, 1), true
+		return decimalOf(strconv.FormatInt(x, 10)), true
 	case int32:
-		return big.NewRat(int64(x), 1), true
+		return decimalOf(strconv.FormatInt(int64(x), 10)), true
 	case string:
-		if jsonNumberRE.MatchString(x) {
-			return toRat(x)
-		}
+		return parseDecimal(x)
 	}
-	return nil, false
-}
-
-// toRat parses a JSON number exactly; exponents beyond ±400 are refused,
-// so that "1e999999999" cannot make it build a giant number.
-func toRat(s string) (*big.Rat, bool) {
-	if len(s) > 64 {
-		return nil, false
-	}
-	if i := strings.IndexAny(s, "eE"); i >= 0 {
-		exp, err := strconv.Atoi(strings.TrimPrefix(s[i+1:], "+"))
-		if err != nil || exp > 400 || exp < -400 {
-			return nil, false
-		}
-	}
-	return new(big.Rat).SetString(s)
+	return decimal{}, false
 }

@@ -257,7 +257,7 @@ func TestCompareAndNumbers(t *testing.T) {
 	assert.False(t, ok, "huge exponents are refused")
 	_, ok = number(float64(1) / 3)
 	assert.True(t, ok)
-	_, ok = toRat("12345678901234567890123456789012345678901234567890123456789012345")
+	_, ok = parseDecimal("12345678901234567890123456789012345678901234567890123456789012345")
 	assert.False(t, ok, "over 64 digits")
 	assert.Equal(t, "x", literal(struct{ s string }{"x"}, false)[1:2])
 }

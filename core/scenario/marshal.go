@@ -28,22 +28,71 @@ func (s *Scenario) AppendStep(st Step) error {
 		return fmt.Errorf("append step: %w", err)
 	}
 	st.Line, st.Col = 0, 0
+	st.added = &addedStep{prevDuration: s.Duration}
 	if s.Duration != defaultDuration(s.Steps) {
 		s.durationSet = true // set in code
 	}
 	i := sort.Search(len(s.Steps), func(i int) bool { return s.Steps[i].At > st.At })
-	s.Steps = slices.Insert(s.Steps, i, st)
 	switch {
 	case !s.durationSet:
-		s.Duration = defaultDuration(s.Steps)
+		s.Duration = defaultDuration(append(slices.Clone(s.Steps), st))
 	case st.At > s.Duration:
 		s.Duration = min(st.At+Tail, MaxDuration)
+		st.added.extended = true
 		s.setDurationNode()
 	}
 	if s.src != nil {
-		s.insertStepNode(st)
+		st.added.node = s.insertStepNode(st)
+	}
+	s.Steps = slices.Insert(s.Steps, i, st)
+	return nil
+}
+
+// RemoveStep takes out the step at index i of Steps, which AppendStep
+// added (the page's console, the JS API's run): from Steps and from the
+// scenario's YAML, and the duration it extended goes back to what it was.
+// A step written in the scenario is refused: edit the scenario to remove it.
+func (s *Scenario) RemoveStep(i int) error {
+	if i < 0 || i >= len(s.Steps) {
+		return fmt.Errorf("remove step: no step %d (the scenario has %d)", i, len(s.Steps))
+	}
+	st := s.Steps[i]
+	if st.added == nil {
+		return fmt.Errorf("remove step: the step at %s (%s) is written in the scenario, not added at run time: edit the scenario to remove it",
+			st.At, st.Action())
+	}
+	s.Steps = slices.Delete(s.Steps, i, i+1)
+	switch {
+	case !s.durationSet:
+		s.Duration = defaultDuration(s.Steps)
+	case st.added.extended && s.Duration == min(st.At+Tail, MaxDuration):
+		s.Duration = st.added.prevDuration
+		s.setDurationNode()
+	}
+	if s.src != nil && st.added.node != nil {
+		s.removeStepNode(st.added.node)
 	}
 	return nil
+}
+
+// removeStepNode takes node out of src's steps.
+func (s *Scenario) removeStepNode(node *yaml.Node) {
+	root := s.src.Content[0]
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if root.Content[i].Value != "steps" {
+			continue
+		}
+		seq := root.Content[i+1]
+		for j, n := range seq.Content {
+			if n == node {
+				seq.Content = slices.Delete(seq.Content, j, j+1)
+				if j < len(s.srcSteps) {
+					s.srcSteps = slices.Delete(s.srcSteps, j, j+1)
+				}
+				return
+			}
+		}
+	}
 }
 
 // setDurationNode writes Duration into src's duration.
@@ -125,7 +174,7 @@ func (s *Scenario) hasNode(name string) bool {
 
 // insertStepNode puts the step's node into src's steps, after the entries
 // with the same or an earlier at.
-func (s *Scenario) insertStepNode(st Step) {
+func (s *Scenario) insertStepNode(st Step) *yaml.Node {
 	root := s.src.Content[0]
 	var seq *yaml.Node
 	for i := 0; i+1 < len(root.Content); i += 2 {
@@ -156,8 +205,10 @@ func (s *Scenario) insertStepNode(st Step) {
 	if len(seq.Content) == 0 {
 		seq.Style = 0 // steps: [] becomes a block list
 	}
-	seq.Content = slices.Insert(seq.Content, j, stepNode(st))
+	node := stepNode(st)
+	seq.Content = slices.Insert(seq.Content, j, node)
 	s.srcSteps = slices.Insert(s.srcSteps, min(j, len(s.srcSteps)), st.At)
+	return node
 }
 
 // Marshal returns the scenario as YAML. A parsed scenario is written from

@@ -6,7 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"maps"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -272,9 +271,57 @@ func (p *parser) duration(n *yaml.Node, path string, zeroOK bool) (time.Duration
 	return d, true
 }
 
-// durationSyntax is the syntax time.ParseDuration reads: a sign, then one
-// or more decimal numbers each with a unit.
-var durationSyntax = regexp.MustCompile(`^[-+]?((\d+(\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h))+$`)
+// durationSyntaxExpr is the syntax time.ParseDuration reads: a sign, then
+// one or more decimal numbers each with a unit. isDurationSyntax is it
+// written out, as the page's wasm links no regexp (docs/performance.md;
+// parse_test.go checks one against the other).
+const durationSyntaxExpr = `^[-+]?((\d+(\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h))+$`
+
+// durationUnits are the units, the two-byte ones (and µ, μ) first: after a
+// unit comes a digit or a dot, so the longest unit that fits is the one.
+var durationUnits = []string{"ns", "us", "µs", "μs", "ms", "s", "m", "h"}
+
+func isDurationSyntax(s string) bool {
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		s = s[1:]
+	}
+	digits := func(s string) int {
+		n := 0
+		for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+			n++
+		}
+		return n
+	}
+	if s == "" {
+		return false
+	}
+	for s != "" {
+		// (\d+(\.\d*)?|\.\d+)
+		n := digits(s)
+		if n > 0 {
+			s = s[n:]
+			if s != "" && s[0] == '.' {
+				s = s[1+digits(s[1:]):]
+			}
+		} else if s != "" && s[0] == '.' && digits(s[1:]) > 0 {
+			s = s[1+digits(s[1:]):]
+		} else {
+			return false
+		}
+		unit := ""
+		for _, u := range durationUnits {
+			if strings.HasPrefix(s, u) {
+				unit = u
+				break
+			}
+		}
+		if unit == "" {
+			return false
+		}
+		s = s[len(unit):]
+	}
+	return true
+}
 
 // DurationOutOfRange reports whether s is written in Go's duration syntax
 // but is more than a time.Duration holds (about 290 years), which
@@ -282,7 +329,7 @@ var durationSyntax = regexp.MustCompile(`^[-+]?((\d+(\.\d*)?|\.\d+)(ns|us|µs|μ
 // misspelled.
 func DurationOutOfRange(s string) bool {
 	_, err := time.ParseDuration(s)
-	return err != nil && durationSyntax.MatchString(s)
+	return err != nil && isDurationSyntax(s)
 }
 
 // name reads the required name field of parent (a path, "" at the top).

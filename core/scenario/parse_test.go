@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"converge/core/api"
+	"converge/internal/matchtest"
 )
 
 func mustParse(t *testing.T, in string) *Scenario {
@@ -278,4 +279,18 @@ steps:
 	require.Len(t, probs.Errors(), 1, "%v", probs)
 	assert.Contains(t, probs.Errors()[0].String(), "x.yaml:22:20:")
 	assert.Contains(t, probs.Errors()[0].String(), "`selector` does not match template `labels`")
+}
+
+// isDurationSyntax is the expression it replaces.
+func TestDurationSyntaxIsTheExpression(t *testing.T) {
+	t.Parallel()
+	matchtest.Exhaustive(t, durationSyntaxExpr, isDurationSyntax, "1.-nsmhuµ", 5,
+		"99999999h", "1h2m3.5s", "-.5ms", "1μs", "1µs", "1.s", ".s", "+", "", "1e3s", "1mss")
+}
+
+func FuzzDurationSyntax(f *testing.F) {
+	for _, s := range []string{"1h", "-1.5m", "99999999999h", "1μs2ns"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) { matchtest.Same(t, durationSyntaxExpr, isDurationSyntax, s) })
 }

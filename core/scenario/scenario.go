@@ -191,7 +191,22 @@ type Step struct {
 	// Line and Col are where the step is written (0 for a step added at run
 	// time).
 	Line, Col int
+
+	// added is what AppendStep did, for RemoveStep: the step's node in
+	// the scenario's YAML, and the duration before the step extended it.
+	added *addedStep
 }
+
+// addedStep records a step added at run time.
+type addedStep struct {
+	node         *yaml.Node
+	prevDuration time.Duration
+	extended     bool
+}
+
+// Added reports whether the step was added at run time (AppendStep), so
+// RemoveStep can take it out again.
+func (s Step) Added() bool { return s.added != nil }
 
 // Action renders the step for the trace: `kubectl set image deployment/web
 // web=myrepo/web:2.0`, `apply deployment/web`, `fault node-down node-2`,

@@ -2,7 +2,6 @@ package scheduler
 
 import (
 	"math"
-	"math/big"
 	"math/bits"
 
 	"converge/core/api"
@@ -174,14 +173,57 @@ func ceilHalfStdPercent(c, C, m, M int64) int64 {
 		}
 		return int64(q)
 	}
-	num := new(big.Int).Sub(new(big.Int).Mul(big.NewInt(c), big.NewInt(M)), new(big.Int).Mul(big.NewInt(m), big.NewInt(C)))
-	num.Abs(num).Mul(num, big.NewInt(50))
-	den := new(big.Int).Mul(big.NewInt(C), big.NewInt(M))
-	q, r := new(big.Int).QuoRem(num, den, new(big.Int))
-	if r.Sign() != 0 {
-		q.Add(q, big.NewInt(1))
+	// C·M does not fit in 64 bits: the same on 128-bit products. The
+	// quotient is at most 50 (|c·M − m·C| ≤ C·M), so it is the first q
+	// with q·C·M ≥ 50·|c·M − m·C|.
+	d1, d2 := mul128(uint64(c), uint64(M)), mul128(uint64(m), uint64(C))
+	if d1.less(d2) {
+		d1, d2 = d2, d1
 	}
-	return q.Int64()
+	want := d1.sub(d2).times(50)
+	den := mul128(uint64(C), uint64(M))
+	q := uint64(0)
+	for den.times(q).less(want) {
+		q++
+	}
+	return int64(q)
+}
+
+// u128 is an unsigned 128-bit number, and times gives a 192-bit product:
+// enough for ceilHalfStdPercent's rare case, without math/big (which
+// stays out of the page's wasm, docs/performance.md).
+type u128 struct{ hi, lo uint64 }
+
+type u192 struct{ w2, w1, w0 uint64 }
+
+func mul128(a, b uint64) u128 {
+	hi, lo := bits.Mul64(a, b)
+	return u128{hi, lo}
+}
+
+func (x u128) less(y u128) bool { return x.hi < y.hi || x.hi == y.hi && x.lo < y.lo }
+
+func (x u128) sub(y u128) u128 {
+	lo, borrow := bits.Sub64(x.lo, y.lo, 0)
+	hi, _ := bits.Sub64(x.hi, y.hi, borrow)
+	return u128{hi, lo}
+}
+
+func (x u128) times(k uint64) u192 {
+	h0, l0 := bits.Mul64(x.lo, k)
+	h1, l1 := bits.Mul64(x.hi, k)
+	mid, carry := bits.Add64(l1, h0, 0)
+	return u192{h1 + carry, mid, l0}
+}
+
+func (x u192) less(y u192) bool {
+	if x.w2 != y.w2 {
+		return x.w2 < y.w2
+	}
+	if x.w1 != y.w1 {
+		return x.w1 < y.w1
+	}
+	return x.w0 < y.w0
 }
 
 // nanoLog is ln(x) in billionths, rounded: the topology normalizing weight

@@ -3,6 +3,7 @@ package scheduler
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -188,4 +189,53 @@ func TestSpreadsTheOwnersPodsAcrossNodes(t *testing.T) {
 		return true
 	})
 	assert.Equal(t, map[string]int{"node-1": 2, "node-2": 2, "node-3": 2}, per)
+}
+
+// ceilHalfStdPercentBig is ceilHalfStdPercent on math/big, as it was
+// first written: the oracle for the 128-bit arithmetic.
+func ceilHalfStdPercentBig(c, C, m, M int64) int64 {
+	num := new(big.Int).Sub(new(big.Int).Mul(big.NewInt(c), big.NewInt(M)), new(big.Int).Mul(big.NewInt(m), big.NewInt(C)))
+	num.Abs(num).Mul(num, big.NewInt(50))
+	den := new(big.Int).Mul(big.NewInt(C), big.NewInt(M))
+	q, r := new(big.Int).QuoRem(num, den, new(big.Int))
+	if r.Sign() != 0 {
+		q.Add(q, big.NewInt(1))
+	}
+	return q.Int64()
+}
+
+func TestCeilHalfStdPercentHugeIsExact(t *testing.T) {
+	t.Parallel()
+	const maxI = math.MaxInt64
+	tests := []struct {
+		name       string
+		c, C, m, M int64
+	}{
+		{"both full", maxI, maxI, maxI, maxI},
+		{"one empty, one full", 0, maxI, maxI, maxI},
+		{"a hair from an integer", maxI - 1, maxI, 0, maxI},
+		{"quarter and three quarters", 1 << 60, 1 << 62, 3 << 60, 1 << 62},
+		{"just past 64 bits", 1, 1 << 32, 0, 1 << 32},
+		{"odd sizes", 123456789012345, 987654321098765, 55555555555, 99999999999999},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			assert.Equal(t, ceilHalfStdPercentBig(tc.c, tc.C, tc.m, tc.M), ceilHalfStdPercent(tc.c, tc.C, tc.m, tc.M))
+		})
+	}
+}
+
+func FuzzCeilHalfStdPercent(f *testing.F) {
+	f.Add(int64(1<<40), int64(1<<42), int64(1<<41), int64(1<<42))
+	f.Add(int64(math.MaxInt64), int64(math.MaxInt64), int64(0), int64(math.MaxInt64))
+	f.Fuzz(func(t *testing.T, c, C, m, M int64) {
+		if C <= 0 || M <= 0 {
+			return
+		}
+		c, m = min(max(c, 0), C), min(max(m, 0), M)
+		if got, want := ceilHalfStdPercent(c, C, m, M), ceilHalfStdPercentBig(c, C, m, M); got != want {
+			t.Fatalf("ceilHalfStdPercent(%d, %d, %d, %d) = %d, want %d", c, C, m, M, got, want)
+		}
+	})
 }

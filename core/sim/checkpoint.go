@@ -120,6 +120,7 @@ func (st *state) clone() *state {
 	for k, v := range st.expects {
 		out.expects[k] = v
 	}
+	out.results = maps.Clone(st.results)
 	out.progress = maps.Clone(st.progress)
 	out.waits = make([]*waiting, len(st.waits))
 	for i, w := range st.waits {

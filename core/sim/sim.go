@@ -96,6 +96,9 @@ type state struct {
 	line [][]byte
 	// expects holds the outcome of each expect step run so far, by step index.
 	expects map[int]StepResult
+	// results holds the outcome of every step run so far, by step index,
+	// as it was in the second it ran (StepResults).
+	results map[int]StepResult
 	// bytes is, for a checkpoint, the heap it holds that the checkpoint
 	// before it does not (unsharedBytes).
 	bytes int64
@@ -144,6 +147,12 @@ type StepResult struct {
 	// Follow identifies a waiting command run from the console that only
 	// reads (0: none), for Progress.
 	Follow int `json:"-"`
+	// Refused is set on Run's result when the API server or kubectl
+	// refused a command that would change the cluster: it did not become a
+	// step and the clock did not move.
+	Refused bool `json:"-"`
+	// wrote is set when the step's command wrote to the store.
+	wrote bool
 }
 
 // New prepares a simulation of scn at t=0 (tick 0 has run).

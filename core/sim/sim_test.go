@@ -373,3 +373,103 @@ objects:
 	require.NoError(t, err)
 	assert.Equal(t, "Running", p.Status.Phase, "pulled, created and started at t=0")
 }
+
+func TestRunRefusedByTheAPIServerIsNoStepAndKeepsTheClock(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, line, err string
+	}{
+		{"not found", "scale deployment/nope --replicas=3", `deployments.apps "nope" not found`},
+		{"invalid value", "scale deployment/web --replicas=-1", "COUNT must be greater than or equal to 0"},
+		{"not simulated", "logs web", "does not simulate"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s, err := New(load(t, scenarios.FS, "basic-loop.yaml"), Options{})
+			require.NoError(t, err)
+			s.SeekTo(30)
+			s.SeekTo(10)
+			before, err := s.TraceLine()
+			require.NoError(t, err)
+			src, err := s.Scenario().Marshal()
+			require.NoError(t, err)
+			steps, horizon := len(s.Scenario().Steps), s.Horizon()
+
+			r := s.Run(tc.line)
+			assert.False(t, r.OK)
+			assert.Contains(t, r.Error, tc.err)
+			assert.Equal(t, "10s", r.At, "refused at the second it was typed")
+			assert.Equal(t, -1, r.Index)
+			assert.EqualValues(t, 10, s.T(), "the clock does not move")
+			assert.Len(t, s.Scenario().Steps, steps)
+			after, err := s.Scenario().Marshal()
+			require.NoError(t, err)
+			assert.Equal(t, string(src), string(after), "the scenario (and so the share link) is unchanged")
+			now, err := s.TraceLine()
+			require.NoError(t, err)
+			assert.Equal(t, string(before), string(now))
+			assert.Equal(t, horizon, s.Horizon(), "the computed future is kept")
+			s.SeekTo(30)
+			for _, h := range s.History()[11:31] {
+				for _, m := range h.Markers {
+					assert.NotEqual(t, "failed-step", m.Kind, "at %ds", h.T)
+				}
+			}
+		})
+	}
+}
+
+func TestRemoveStepTakesBackAConsoleStep(t *testing.T) {
+	t.Parallel()
+	s, err := New(load(t, scenarios.FS, "basic-loop.yaml"), Options{})
+	require.NoError(t, err)
+	orig, err := s.Scenario().Marshal()
+	require.NoError(t, err)
+	s.SeekTo(8)
+	r := s.Run("scale deployment/web --replicas=6")
+	require.True(t, r.OK, r.Error)
+	require.GreaterOrEqual(t, r.Index, 0)
+	s.SeekTo(18)
+	assert.EqualValues(t, 6, s.Snapshot().Deployments[0].Status.Replicas)
+
+	require.NoError(t, s.RemoveStep(r.Index))
+	assert.EqualValues(t, 18, s.T(), "the simulation stays at its second")
+	assert.EqualValues(t, 3, s.Snapshot().Deployments[0].Status.Replicas, "and shows the timeline without the step")
+	src, err := s.Scenario().Marshal()
+	require.NoError(t, err)
+	assert.Equal(t, string(orig), string(src))
+
+	fresh, err := New(load(t, scenarios.FS, "basic-loop.yaml"), Options{})
+	require.NoError(t, err)
+	fresh.SeekTo(18)
+	want, err := fresh.TraceLine()
+	require.NoError(t, err)
+	got, err := s.TraceLine()
+	require.NoError(t, err)
+	assert.Equal(t, string(want), string(got))
+
+	err = s.RemoveStep(0)
+	if len(s.Scenario().Steps) > 0 {
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "written in the scenario")
+	}
+	assert.ErrorContains(t, s.RemoveStep(99), "no step 99")
+}
+
+func TestStepResultsListEveryStepThatRan(t *testing.T) {
+	t.Parallel()
+	s, err := New(load(t, scenarios.FS, "selector-immutable.yaml"), Options{})
+	require.NoError(t, err)
+	s.SeekTo(19)
+	assert.Empty(t, s.StepResults())
+	s.SeekTo(25)
+	rs := s.StepResults()
+	require.Len(t, rs, 2)
+	assert.Equal(t, "20s", rs[0].At)
+	assert.True(t, rs[0].OK, "an expected error holds")
+	assert.Contains(t, rs[0].Error, "field is immutable")
+	assert.True(t, rs[1].Expect)
+	s.SeekTo(20)
+	assert.Len(t, s.StepResults(), 1, "seeking back forgets later results")
+}

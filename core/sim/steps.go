@@ -3,6 +3,7 @@ package sim
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -29,6 +30,29 @@ func (s *Sim) runSteps(st *state, ctx *controller.Context) []StepResult {
 		if r.Expect {
 			st.expects[i] = r
 		}
+		if st.results == nil {
+			st.results = map[int]StepResult{}
+		}
+		st.results[i] = r
+	}
+	return out
+}
+
+// StepResults returns the outcome of every step of the scenario that has
+// run by the current second, in scenario order: what the step printed in
+// the second it ran and, for a command that waits (rollout status, wait,
+// drain), everything it has printed since and its outcome once it ended.
+func (s *Sim) StepResults() []StepResult {
+	var out []StepResult
+	for i := range s.scn.Steps {
+		r, ok := s.state.results[i]
+		if !ok {
+			continue
+		}
+		if p, ok := s.state.progress[i]; ok {
+			r = p
+		}
+		out = append(out, r)
 	}
 	return out
 }
@@ -38,8 +62,9 @@ func (s *Sim) runStep(st *state, ctx *controller.Context, i int) StepResult {
 	r := StepResult{At: formatAt(step.At), Action: step.Action(), Index: i}
 	switch {
 	case step.Kubectl != "":
+		w := st.store.Writes()
 		res := kubectl.Run(s.env(st), step.Kubectl)
-		r.Output, r.Error = res.Output, res.Error
+		r.Output, r.Error, r.wrote = res.Output, res.Error, st.store.Writes() != w
 		if res.Wait != nil {
 			s.startWait(st, i, step, res.Wait, &r)
 			break
@@ -289,6 +314,7 @@ func (s *Sim) Run(line string) StepResult {
 			OK: res.OK(), Output: res.Output, Error: res.Error, Index: -1}
 	}
 	at := time.Duration(s.state.t+1) * time.Second
+	undo := s.saveForUndo()
 	if err := s.scn.AppendStep(scenario.Step{At: at, Kubectl: cmd.String()}); err != nil {
 		return StepResult{At: formatAt(at), Action: "kubectl " + cmd.String(), Error: err.Error(), Index: -1}
 	}
@@ -298,12 +324,84 @@ func (s *Sim) Run(line string) StepResult {
 		s.state.next = idx
 	}
 	s.advance()
-	for _, r := range s.state.tick.Steps {
-		if r.Index == idx {
-			return r
+	r := StepResult{At: formatAt(at), Action: "kubectl " + cmd.String(), Error: "internal error: the step did not run", Index: -1}
+	for _, x := range s.state.tick.Steps {
+		if x.Index == idx {
+			r = x
 		}
 	}
-	return StepResult{At: formatAt(at), Action: "kubectl " + cmd.String(), Error: "internal error: the step did not run"}
+	if r.OK || r.Waiting || r.wrote {
+		return r // a partial failure (delete a b, b not found) changed the cluster: it stays a step
+	}
+	// The API server or kubectl refused it: it changed nothing, so it is no
+	// step, and the clock stays where it was.
+	if err := s.scn.RemoveStep(idx); err != nil {
+		panic("sim: cannot take back a refused step: " + err.Error())
+	}
+	undo.restore(s)
+	r.At, r.Index, r.Refused = formatAt(time.Duration(s.state.t)*time.Second), -1, true
+	return r
+}
+
+// undoRun is what Run puts back when the API server refuses a command:
+// the state before it ran, the checkpoints and samples after it, and the
+// console's waiting commands.
+type undoRun struct {
+	state       *state
+	checkpoints []*state
+	cpBytes     int64
+	every       int64
+	samples     []Sample
+	console     []consoleWait
+}
+
+func (s *Sim) saveForUndo() *undoRun {
+	u := &undoRun{state: s.state.clone(), checkpoints: slices.Clone(s.checkpoints), cpBytes: s.cpBytes, every: s.every}
+	if t := s.state.t + 1; t < int64(len(s.samples)) {
+		u.samples = slices.Clone(s.samples[t:])
+	}
+	for _, c := range s.console {
+		x := *c
+		if c.w != nil {
+			x.w = c.w.Clone()
+		}
+		u.console = append(u.console, x)
+	}
+	return u
+}
+
+func (u *undoRun) restore(s *Sim) {
+	s.state = u.state
+	s.checkpoints, s.cpBytes, s.every = u.checkpoints, u.cpBytes, u.every
+	s.recount() // the trial may have recounted the checkpoints it kept
+	s.samples = append(s.samples[:min(int64(len(s.samples)), s.state.t+1)], u.samples...)
+	s.console = s.console[:0]
+	for i := range u.console {
+		s.console = append(s.console, &u.console[i])
+	}
+}
+
+// RemoveStep takes out step i of the scenario, one added at run time (a
+// console command, the JS API's run; scenario.RemoveStep refuses the
+// others), and recomputes the timeline without it: the simulation stays at
+// its second, which now shows what happens without the step.
+func (s *Sim) RemoveStep(i int) error {
+	if i < 0 || i >= len(s.scn.Steps) {
+		return fmt.Errorf("remove step: no step %d (the scenario has %d)", i, len(s.scn.Steps))
+	}
+	at := int64(s.scn.Steps[i].At / time.Second)
+	if err := s.scn.RemoveStep(i); err != nil {
+		return err
+	}
+	now := s.state.t
+	s.invalidateAfter(at - 1)
+	s.stopConsole()
+	cp := s.checkpoints[len(s.checkpoints)-1]
+	s.state = cp.clone()
+	for s.state.t < now {
+		s.advance()
+	}
+	return nil
 }
 
 // invalidateAfter drops checkpoints taken after second t, whose future the

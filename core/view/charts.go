@@ -52,6 +52,9 @@ type Series struct {
 type Tick struct {
 	Pos   string
 	Label string
+	// Minor ticks are every other label of the time axis: a narrow chart
+	// (a phone) leaves them out, so that the labels it keeps stay apart.
+	Minor bool
 }
 
 // Value is one series' value now.
@@ -127,13 +130,14 @@ func replicaChart(hist []sim.Sample, name string, span, now int64) Chart {
 	}
 	yMax = niceMax(yMax)
 	sc := scale{span: span, yMax: yMax}
+	offs := sc.sideBySide(vals, have)
 	c := Chart{Key: "deployment/" + name, Title: "deployment/" + name + ": replicas over time", Span: span, YMax: yMax, YUnit: "pods"}
 	c.Bands = []Series{
 		{Key: "surge", Label: "surge allowed (desired + maxSurge)", Path: sc.band(surgeTop, desired, have)},
 		{Key: "unavailable", Label: "unavailability allowed (desired − maxUnavailable)", Path: sc.band(desired, unavailBottom, have)},
 	}
 	for i, rs := range replicaSeries {
-		c.Series = append(c.Series, Series{Key: rs.key, Label: rs.label, Path: sc.line(vals[i], have)})
+		c.Series = append(c.Series, Series{Key: rs.key, Label: rs.label, Path: sc.line(vals[i], offs[i], have)})
 		if now < int64(len(vals[i])) && have[now] {
 			c.Now = append(c.Now, Value{Key: rs.key, Label: rs.label, Value: strconv.FormatInt(vals[i][now], 10)})
 		}
@@ -157,7 +161,7 @@ func successChart(hist []sim.Sample, svc string, span, now int64) Chart {
 	}
 	sc := scale{span: span, yMax: 100}
 	c := Chart{Key: "service/" + svc, Title: "service/" + svc + ": requests that succeeded", Span: span, YMax: 100, YUnit: "%",
-		Series: []Series{{Key: "success", Label: "success rate", Path: sc.line(vals, have)}}}
+		Series: []Series{{Key: "success", Label: "success rate", Path: sc.line(vals, nil, have)}}}
 	if now < int64(len(vals)) && have[now] {
 		c.Now = []Value{{Key: "success", Label: "success rate", Value: strconv.FormatInt(vals[now], 10) + "%"}}
 	}
@@ -206,9 +210,71 @@ func tenths(v int64) string {
 // about two points per unit of width.
 func (sc scale) stride() int64 { return max(1, sc.span/(ChartWidth*2)+1) }
 
-// line is a step line: each second's value holds until the next second.
-// Seconds without a value break the line.
-func (sc scale) line(vals []int64, have []bool) string {
+// lineGap10 is how far apart, in tenths of a chart unit (a unit is about a
+// pixel), lines whose values are equal at a second are drawn (sideBySide);
+// edge10 keeps such a line this far inside the chart, so that its stroke
+// is not cut at the top or the bottom.
+const (
+	lineGap10 = 25
+	edge10    = 15
+)
+
+// sideBySide returns, per series and second, how far to draw the series
+// off its value, in tenths of a unit, so that series that are equal at a
+// second run side by side instead of one over the other. At each second
+// the series with the same drawn height form a group; the group's lines
+// are 2.5 units apart, in series order from the top, centred on the value
+// and moved inside the chart at its edges. A series alone is drawn at its
+// value. For example ready = available = 8 on a 0..20 chart (8 is drawn
+// 1200 tenths from the top): ready at 1188, available at 1213; all five
+// series at 0 (2000): from 1885 to 1985, the lowest 1.5 units above the
+// bottom.
+func (sc scale) sideBySide(vals [][]int64, have []bool) [][]int64 {
+	offs := make([][]int64, len(vals))
+	for i := range offs {
+		offs[i] = make([]int64, len(have))
+	}
+	group := make([]int, 0, len(vals))
+	for t := range have {
+		if !have[t] {
+			continue
+		}
+		done := make([]bool, len(vals))
+		for i := range vals {
+			if done[i] {
+				continue
+			}
+			y := sc.y10(vals[i][t])
+			group = group[:0]
+			for j := i; j < len(vals); j++ {
+				if !done[j] && sc.y10(vals[j][t]) == y {
+					done[j] = true
+					group = append(group, j)
+				}
+			}
+			if len(group) == 1 {
+				continue
+			}
+			// Offsets from the top line: -(n-1)/2 gaps .. +(n-1)/2 gaps.
+			half := int64(len(group)-1) * lineGap10 / 2
+			shift := int64(0)
+			if y-half < edge10 {
+				shift = edge10 - (y - half)
+			} else if y+half > ChartHeight*10-edge10 {
+				shift = ChartHeight*10 - edge10 - (y + half)
+			}
+			for k, j := range group {
+				offs[j][t] = int64(k)*lineGap10 - half + shift
+			}
+		}
+	}
+	return offs
+}
+
+// line is a step line: each second's value holds until the next second,
+// drawn off its value by offs (tenths; nil: none). Seconds without a value
+// break the line.
+func (sc scale) line(vals, offs []int64, have []bool) string {
 	var b strings.Builder
 	open := false
 	var y int64
@@ -223,6 +289,9 @@ func (sc scale) line(vals []int64, have []bool) string {
 			continue
 		}
 		x, v := sc.x10(t), sc.y10(vals[t])
+		if offs != nil {
+			v += offs[t]
+		}
 		switch {
 		case !open:
 			b.WriteString("M" + tenths(x) + "," + tenths(v))
@@ -284,7 +353,7 @@ func (sc scale) axes(c *Chart, now int64) {
 	c.MarkerX = tenths(sc.x10(min(now, sc.span)))
 	step := timeStep(sc.span)
 	for t := int64(0); t <= sc.span; t += step {
-		c.XTicks = append(c.XTicks, Tick{Pos: tenths(sc.x10(t)), Label: secondsText(t)})
+		c.XTicks = append(c.XTicks, Tick{Pos: tenths(sc.x10(t)), Label: secondsText(t), Minor: len(c.XTicks)%2 == 1})
 	}
 	unit := ""
 	if c.YUnit == "%" {

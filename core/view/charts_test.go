@@ -36,11 +36,15 @@ func TestChartsDrawReplicasBandsAndSuccessRate(t *testing.T) {
 		assert.Regexp(t, pathRe, b.Path)
 		assert.True(t, strings.HasSuffix(b.Path, "Z"), b.Path)
 	}
-	// desired is 10 from t=0 to now: y = 200 − 10·200/20 = 100.
-	assert.Equal(t, "M0,100H442.8", c.Series[0].Path)
+	// desired is 10 from t=0 to now: y = 200 − 10·200/20 = 100, drawn
+	// above the series equal to it (sideBySide): 2 of them (97.5) at
+	// first, then 4 (95), none from 10s (100), 1 from 14s (98.8), 4 again
+	// from 16s.
+	assert.Equal(t, "M0,97.5H57.1V95H142.8V100H200V98.8H228.5V95H442.8", c.Series[0].Path)
 	assert.Equal(t, "428.5", c.MarkerX, "30/70 of the width")
-	assert.Equal(t, []Tick{{"0", "0s"}, {"214.2", "15s"}, {"428.5", "30s"}, {"642.8", "45s"}, {"857.1", "1m"}}, c.XTicks)
-	assert.Equal(t, []Tick{{"200", "0"}, {"100", "10"}, {"0", "20"}}, c.YTicks)
+	assert.Equal(t, []Tick{{"0", "0s", false}, {"214.2", "15s", true}, {"428.5", "30s", false}, {"642.8", "45s", true}, {"857.1", "1m", false}}, c.XTicks,
+		"every other time label is minor")
+	assert.Equal(t, []Tick{{"200", "0", false}, {"100", "10", false}, {"0", "20", false}}, c.YTicks)
 	assert.Equal(t, []Value{{"desired", "desired", "10"}, {"total", "total pods", "10"}, {"updated", "updated", "10"},
 		{"ready", "ready", "10"}, {"available", "available", "10"}}, c.Now)
 
@@ -58,7 +62,7 @@ func TestChartsAfterABackwardSeekKeepTheKnownFuture(t *testing.T) {
 	s.SeekTo(5)
 	c := Charts(s, "")[0]
 	assert.Equal(t, "71.4", c.MarkerX)
-	assert.Equal(t, "M0,100H442.8", c.Series[0].Path, "seconds up to 30 stay drawn")
+	assert.Equal(t, "M0,97.5H57.1V95H142.8V100H200V98.8H228.5V95H442.8", c.Series[0].Path, "seconds up to 30 stay drawn")
 }
 
 func TestChartsWithoutDeploymentOrTraffic(t *testing.T) {
@@ -71,7 +75,7 @@ func TestScalePaths(t *testing.T) {
 	sc := scale{span: 10, yMax: 10}
 	vals := []int64{0, 0, 5, 5, 10, 3}
 	have := []bool{true, true, true, false, true, true}
-	assert.Equal(t, "M0,200H200V100H300M400,0H500V140H600", sc.line(vals, have))
+	assert.Equal(t, "M0,200H200V100H300M400,0H500V140H600", sc.line(vals, nil, have))
 	top := []int64{4, 4, 6}
 	bottom := []int64{2, 2, 2}
 	assert.Equal(t, "M0,120H200V80H300V160H0Z", sc.band(top, bottom, []bool{true, true, true}))
@@ -88,6 +92,65 @@ func TestScalePaths(t *testing.T) {
 	assert.Equal(t, int64(10), timeStep(60))
 	for in, want := range map[int64]int64{0: 5, 4: 5, 5: 5, 7: 10, 13: 20, 21: 50, 101: 200, 999: 1000} {
 		assert.Equal(t, want, niceMax(in), "%d", in)
+	}
+}
+
+// Series equal at a second are drawn side by side, 2.5 units apart in
+// series order, centred on the value and kept inside the chart; a series
+// alone is drawn at its value.
+func TestSideBySide(t *testing.T) {
+	t.Parallel()
+	sc := scale{span: 10, yMax: 20}
+	tests := []struct {
+		name string
+		vals [][]int64
+		want [][]int64
+	}{
+		{"alone", [][]int64{{5}, {8}}, [][]int64{{0}, {0}}},
+		{"a pair", [][]int64{{8}, {8}}, [][]int64{{-12}, {13}}},
+		{"a pair and one alone", [][]int64{{8}, {3}, {8}}, [][]int64{{-12}, {0}, {13}}},
+		{"three", [][]int64{{8}, {8}, {8}}, [][]int64{{-25}, {0}, {25}}},
+		{"five at the bottom, inside the chart", [][]int64{{0}, {0}, {0}, {0}, {0}}, [][]int64{{-115}, {-90}, {-65}, {-40}, {-15}}},
+		{"a pair at the top, inside the chart", [][]int64{{20}, {30}}, [][]int64{{15}, {40}}},
+		{"over time", [][]int64{{8, 8, 8}, {8, 5, 8}}, [][]int64{{-12, 0, -12}, {13, 0, 13}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			have := make([]bool, len(tc.vals[0]))
+			for i := range have {
+				have[i] = true
+			}
+			got := sc.sideBySide(tc.vals, have)
+			assert.Equal(t, tc.want, got)
+			// No two series are drawn at one height at any second.
+			for s := range have {
+				seen := map[int64]bool{}
+				for i := range tc.vals {
+					y := sc.y10(tc.vals[i][s]) + got[i][s]
+					assert.False(t, seen[y], "second %d: two lines at %d", s, y)
+					assert.GreaterOrEqual(t, y, int64(edge10))
+					assert.LessOrEqual(t, y, int64(ChartHeight*10-edge10))
+					seen[y] = true
+				}
+			}
+		})
+	}
+}
+
+// In a whole rollout, no two of the replica chart's lines have the same
+// path: each series stays visible.
+func TestChartsNoLineHidesAnother(t *testing.T) {
+	t.Parallel()
+	for _, at2 := range []int64{0, 10, 30, 60} {
+		c := Charts(at(t, rolling, at2), "web")[0]
+		seen := map[string]string{}
+		for _, sr := range c.Series {
+			if other, ok := seen[sr.Path]; ok {
+				t.Errorf("at %ds %s hides %s: %s", at2, sr.Key, other, sr.Path)
+			}
+			seen[sr.Path] = sr.Key
+		}
 	}
 }
 

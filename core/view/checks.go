@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"time"
 
+	"converge/core/scenario"
 	"converge/core/sim"
 )
 
@@ -19,6 +20,11 @@ type Check struct {
 	State string
 	// Got is what the check found ("got 3") once it ran.
 	Got string
+	// After names the step added at run time (a console command) that
+	// came last before a failed check, which the scenario's author did not
+	// plan for: "after your step at 11s: kubectl scale deployment/web
+	// --replicas=6". "" when no such step ran before it.
+	After string
 }
 
 // Checks lists the scenario's expect steps in order with their outcome at
@@ -43,8 +49,21 @@ func Checks(s *sim.Sim) []Check {
 			if r.Error != "" && !r.OK {
 				c.Got = r.Error
 			}
+			if !r.OK {
+				c.After = addedBefore(s.Scenario().Steps[:i])
+			}
 		}
 		out = append(out, c)
 	}
 	return out
+}
+
+// addedBefore names the last step added at run time among steps.
+func addedBefore(steps []scenario.Step) string {
+	for i := len(steps) - 1; i >= 0; i-- {
+		if st := steps[i]; st.Added() {
+			return "after your step at " + strconv.FormatInt(int64(st.At/time.Second), 10) + "s: " + st.Action()
+		}
+	}
+	return ""
 }

@@ -5,6 +5,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"converge/core/simtest/simrun"
 )
 
 func TestChecksTurnFromPendingToPassedOrFailed(t *testing.T) {
@@ -48,5 +50,34 @@ func TestReflowJoinsTheLinesOfAParagraph(t *testing.T) {
 			t.Parallel()
 			assert.Equal(t, tc.want, Reflow(tc.in))
 		})
+	}
+}
+
+func TestAFailedCheckNamesTheConsoleStepBeforeIt(t *testing.T) {
+	t.Parallel()
+	s := simrun.New(t, simrun.Builtin(t, "basic-loop"))
+	s.SeekTo(10)
+	r := s.Run("scale deployment/web --replicas=6")
+	require.True(t, r.OK, r.Error)
+	s.SeekTo(30)
+	var failed []Check
+	for _, c := range Checks(s) {
+		if c.State == "failed" {
+			failed = append(failed, c)
+		}
+		if c.State == "passed" {
+			assert.Empty(t, c.After, "a check that holds needs no hint")
+		}
+	}
+	require.NotEmpty(t, failed, "the scale breaks the scenario's checks")
+	for _, c := range failed {
+		if c.T > 11 {
+			assert.Equal(t, "after your step at 11s: kubectl scale deployment/web --replicas=6", c.After, c.Text)
+		}
+	}
+	// Without a step of the user's, a failed check names none.
+	s = at(t, history, 100)
+	for _, c := range Checks(s) {
+		assert.Empty(t, c.After)
 	}
 }

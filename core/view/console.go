@@ -1,6 +1,7 @@
 package view
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -27,6 +28,10 @@ type Console struct {
 	// browsing started.
 	pos   int
 	draft string
+	// sim is the simulation whose scenario steps the log shows (Follow),
+	// shown the steps already in the log, by second and action.
+	sim   *sim.Sim
+	shown map[string]bool
 }
 
 // MaxConsoleEntries bounds the log: an older entry goes when a newer one
@@ -52,6 +57,14 @@ type ConsoleEntry struct {
 	// Waiting is set while the command goes on (rollout status, wait,
 	// drain): Follow adds its lines as the simulation advances.
 	Waiting bool
+	// Refused is set when the API server or kubectl refused a command
+	// that would have changed the cluster: it is no step.
+	Refused bool
+	// Scripted is set for a step of the scenario itself, which Follow
+	// logs as the simulation runs it.
+	Scripted bool
+	// T is the second the command ran (or was refused) at.
+	T int64
 	// ref is the result Follow asks the simulation about.
 	ref sim.StepResult
 }
@@ -116,20 +129,75 @@ func (c *Console) Submit(line string) (cmd string, run bool) {
 // the scenario rewrites the share link.
 func (c *Console) Record(cmd string, r sim.StepResult, from CommandSource) After {
 	e := ConsoleEntry{Key: strconv.Itoa(c.next), Command: cmd, Echo: strings.TrimSpace("$ kubectl " + cmd), Output: r.Output,
-		Error: r.Error, OK: r.OK, Step: r.Index >= 0, At: r.At, Waiting: r.Waiting, ref: r}
-	if e.Step {
+		Error: r.Error, OK: r.OK, Step: r.Index >= 0, At: r.At, Waiting: r.Waiting, Refused: r.Refused, T: atSeconds(r.At), ref: r}
+	switch {
+	case e.Step:
 		e.Echo += "    # a step at " + r.At
+	case r.Refused:
+		e.Echo += "    # refused at " + r.At + ": no step, the clock stays"
 	}
-	c.next++
-	c.entries = append(c.entries, e)
-	if len(c.entries) > MaxConsoleEntries {
-		c.entries = c.entries[len(c.entries)-MaxConsoleEntries:]
+	if e.Step {
+		c.markShown(r)
 	}
+	c.add(e)
 	after := After{Share: e.Step}
 	if from == FromConsole {
 		after.Tab = "console"
 	}
 	return after
+}
+
+func (c *Console) add(e ConsoleEntry) {
+	c.next++
+	c.entries = append(c.entries, e)
+	if len(c.entries) > MaxConsoleEntries {
+		c.entries = c.entries[len(c.entries)-MaxConsoleEntries:]
+	}
+}
+
+// insert adds a scenario's step to the log in time order: after the
+// entries of its second and earlier, before those of later seconds (the
+// console was not on screen while the simulation passed it).
+func (c *Console) insert(e ConsoleEntry) {
+	i := len(c.entries)
+	for i > 0 && c.entries[i-1].T > e.T {
+		i--
+	}
+	c.next++
+	c.entries = slices.Insert(c.entries, i, e)
+	if len(c.entries) > MaxConsoleEntries {
+		c.entries = c.entries[len(c.entries)-MaxConsoleEntries:]
+	}
+}
+
+// atSeconds reads "12s" back as 12 (0 for anything else).
+func atSeconds(at string) int64 {
+	n, _ := strconv.ParseInt(strings.TrimSuffix(at, "s"), 10, 64)
+	return n
+}
+
+func stepKey(r sim.StepResult) string { return r.At + " " + r.Action }
+
+func (c *Console) markShown(r sim.StepResult) {
+	if c.shown == nil {
+		c.shown = map[string]bool{}
+	}
+	c.shown[stepKey(r)] = true
+}
+
+// Refusals are the commands of the log that kubectl or the API server
+// refused, oldest first, for the why panel, Events and Selectors
+// (Rejections).
+func (c *Console) Refusals() []Rejection {
+	var out []Rejection
+	for _, e := range c.entries {
+		if e.OK || e.Error == "" || e.Step || e.Scripted || e.Waiting {
+			continue
+		}
+		out = append(out, Rejection{Key: "console/" + e.Key, T: e.T, At: e.At, Action: "kubectl " + e.Command, Message: e.Error,
+			Object: objectOf(e.Error), Console: true})
+	}
+	return out
 }
 
 // Entries is the log, oldest first. The caller must not modify it.
@@ -140,11 +208,15 @@ func (c *Console) Entries() []ConsoleEntry { return c.entries }
 // outcome once they ended. A step's entry follows the simulation back and
 // forth in time; a console command that only reads stops when the
 // simulation goes back. It reports whether an entry changed.
+//
+// It also logs the scenario's own kubectl, apply and fault steps once each,
+// with what they printed, as the simulation runs them ("# the scenario's
+// step at 25s"); a new simulation starts over.
 func (c *Console) Follow(s *sim.Sim) bool {
 	if s == nil {
 		return false
 	}
-	changed := false
+	changed := c.followSteps(s)
 	for i := range c.entries {
 		e := &c.entries[i]
 		if !e.ref.Waiting {
@@ -250,4 +322,41 @@ func ConsoleSuggestions(s *sim.Sim, focus string) []string {
 	n := api.Deref(d.Spec.Replicas, 1)
 	return append(out, "rollout status "+ref, "rollout history "+ref, "scale "+ref+" --replicas="+strconv.Itoa(int(n)+2),
 		"set env "+ref+" DEMO=1", "rollout undo "+ref, "describe "+ref)
+}
+
+// followSteps adds the scenario's steps that ran and are not in the log yet.
+func (c *Console) followSteps(s *sim.Sim) bool {
+	if c.sim != s {
+		c.sim, c.shown = s, nil
+	}
+	steps := s.Scenario().Steps
+	changed := false
+	for _, r := range s.StepResults() {
+		if r.Expect || r.Index < 0 || r.Index >= len(steps) || steps[r.Index].Added() || c.shown[stepKey(r)] {
+			continue
+		}
+		c.markShown(r)
+		cmd := strings.TrimPrefix(r.Action, "kubectl ")
+		echo := "$ kubectl " + cmd
+		if !strings.HasPrefix(r.Action, "kubectl ") {
+			cmd, echo = r.Action, "# "+r.Action
+		}
+		c.insert(ConsoleEntry{Key: strconv.Itoa(c.next), Command: cmd, Echo: echo + "    # the scenario's step at " + r.At, Output: r.Output,
+			Error: r.Error, OK: r.OK, Step: true, Scripted: true, At: r.At, T: atSeconds(r.At), Waiting: r.Waiting, ref: r})
+		changed = true
+	}
+	return changed
+}
+
+// Removed logs that the user took a step of theirs out of the scenario
+// (the steps log's Remove, Sim.RemoveStep, which returned err), and says
+// what the page does next: the share link must drop it.
+func (c *Console) Removed(row StepRow, err error) After {
+	e := ConsoleEntry{Key: strconv.Itoa(c.next), Command: row.Action, Echo: "# removed your step at " + row.At + ": " + row.Action,
+		Output: "The timeline is computed again without it.", OK: true, At: row.At, T: row.T}
+	if err != nil {
+		e.Echo, e.Output, e.Error, e.OK = "# remove the step at "+row.At+": "+row.Action, "", err.Error(), false
+	}
+	c.add(e)
+	return After{Share: err == nil}
 }

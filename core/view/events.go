@@ -30,6 +30,10 @@ type EventRow struct {
 	Source string
 }
 
+// ReasonRejected is the reason of the Warning row of a refused step or
+// console command.
+const ReasonRejected = "Rejected"
+
 // Row types beyond the events' own Normal and Warning.
 const (
 	RowStep       = "Step"
@@ -58,12 +62,35 @@ const MaxEventRows = 200
 // as `kubectl get events` lists them, and the scenario's steps that ran),
 // filtered, newest first.
 func Events(s *sim.Sim, f EventFilter) EventList {
+	return EventsWith(s, f, nil)
+}
+
+// EventsWith is Events with the console's refused commands
+// (Console.Refusals) among the rows: each refusal, a step's or the
+// console's, is a Warning row (reason Rejected) with the API server's or
+// kubectl's text, beside the step's own row.
+func EventsWith(s *sim.Sim, f EventFilter, console []Rejection) EventList {
 	now := s.Now()
 	var rows []EventRow
 	for _, e := range s.Store().Events() {
 		rows = append(rows, eventRow(e, now))
 	}
 	rows = append(rows, stepRows(s)...)
+	for _, r := range append(StepRejections(s), console...) {
+		if r.T > s.T() {
+			continue
+		}
+		obj := r.Object
+		if obj == "" {
+			obj = "scenario"
+		}
+		source := "kube-apiserver"
+		if strings.HasPrefix(r.Message, "error: ") {
+			source = "kubectl"
+		}
+		rows = append(rows, EventRow{Key: "rejected/" + r.Key, T: r.T, At: r.At, Ago: secondsText(s.T()-r.T) + " ago",
+			Type: api.EventTypeWarning, Reason: ReasonRejected, Object: obj, Message: r.Action + ": " + r.Message, Count: 1, Source: source})
+	}
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].T > rows[j].T })
 	out := EventList{Total: len(rows)}
 	text := strings.ToLower(strings.TrimSpace(f.Text))
@@ -118,6 +145,12 @@ func stepRows(s *sim.Sim) []EventRow {
 	var out []EventRow
 	hist := s.History()
 	now := s.T()
+	errs := map[string]string{}
+	for _, r := range s.StepResults() {
+		if !r.OK && r.Error != "" {
+			errs[r.At+" "+r.Action] = r.Error
+		}
+	}
 	for t := int64(0); t <= now && t < int64(len(hist)); t++ {
 		for i, m := range hist[t].Markers {
 			if m.Kind != "step" && m.Kind != "failed-step" {
@@ -128,6 +161,9 @@ func stepRows(s *sim.Sim) []EventRow {
 				typ = RowFailedStep
 			}
 			verb, rest, _ := strings.Cut(m.Label, " ")
+			if e, ok := errs[strconv.FormatInt(t, 10)+"s "+m.Label]; ok && typ == RowFailedStep {
+				rest += ": " + e
+			}
 			out = append(out, EventRow{Key: "step/" + strconv.FormatInt(t, 10) + "/" + strconv.Itoa(i), T: t,
 				At: strconv.FormatInt(t, 10) + "s", Ago: secondsText(now-t) + " ago", Type: typ, Reason: verb,
 				Object: "scenario", Message: rest, Count: 1, Source: "scenario"})

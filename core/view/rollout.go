@@ -71,6 +71,13 @@ type Gauge struct {
 	Meaning string
 	// Full is set when Used ≥ Max; Blocking when this bound stops the next step.
 	Full, Blocking bool
+	// Idle is set on the unavailability gauge when the budget is not in
+	// play: pods start with no rollout replacing any (a first bring-up, a
+	// scale-up, a crash), and more may be unavailable than the budget,
+	// which only limits how many old pods a rollout takes away, so it is
+	// no violation. Text then says "starting: 10 of 10 not available yet",
+	// Full is false, and the page draws the gauge neutral, not as a fault.
+	Idle bool
 }
 
 // Focus returns the Deployment the page centres on: name if it exists,
@@ -257,7 +264,8 @@ func gauges(d *api.Deployment, rss []*api.ReplicaSet, rec *controller.SyncRecord
 		fmt.Sprintf("%s wanted by the ReplicaSets − %d desired", plural(total, "pod"), n), blocking == deployment.BlockingSurge)
 	used := max(n-d.Status.AvailableReplicas, 0)
 	meaning := fmt.Sprintf("%d desired − %d available", n, d.Status.AvailableReplicas)
-	if active <= 1 && used > deployment.MaxUnavailable(d) {
+	idle := active <= 1 && used > deployment.MaxUnavailable(d)
+	if idle {
 		// Pods that are still starting (a first rollout, a scale-up, a
 		// crash) can exceed the budget: it only limits how many old pods a
 		// rollout may take away.
@@ -265,6 +273,10 @@ func gauges(d *api.Deployment, rss []*api.ReplicaSet, rec *controller.SyncRecord
 	}
 	unavail = newGauge("unavailable", used, deployment.MaxUnavailable(d), unavailMath, meaning,
 		blocking == deployment.BlockingUnavailable)
+	if idle {
+		unavail.Idle, unavail.Full = true, false
+		unavail.Text = fmt.Sprintf("starting: %d of %d not available yet", used, n)
+	}
 	return surge, unavail
 }
 

@@ -22,6 +22,10 @@ type Ownership struct {
 	// Notes explain what the groups show (unowned pods that still get
 	// traffic, ReplicaSets whose pods' labels left the selector).
 	Notes []Note
+	// Rejected are the refusals of this second about a selector or the
+	// template's labels (MarkRejected): the selector the API server
+	// refused, with its text.
+	Rejected []Rejection
 }
 
 // SelectorRow is one object that selects pods.
@@ -38,6 +42,27 @@ type SelectorRow struct {
 	Hash, Owner string
 	// Pods counts the pods the selector matches.
 	Pods int
+	// Rejected is the API server's text when a change of this object's
+	// selector or labels was refused this second (MarkRejected).
+	Rejected string
+}
+
+// MarkRejected marks the rows whose selector or template labels a refusal
+// of this second (Rejections) is about, and keeps those refusals in
+// Rejected: the refused selector of an object that does not exist (its
+// create was refused) is listed there alone.
+func (o *Ownership) MarkRejected(rs []Rejection) {
+	for _, r := range rs {
+		if !strings.Contains(r.Message, "selector") && !strings.Contains(r.Message, "labels") {
+			continue
+		}
+		o.Rejected = append(o.Rejected, r)
+		for i := range o.Selectors {
+			if o.Selectors[i].Key == r.Object {
+				o.Selectors[i].Rejected = r.Message
+			}
+		}
+	}
 }
 
 // PodGroup is the pods that share labels and controller.

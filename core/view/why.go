@@ -23,8 +23,14 @@ type WhyLine struct {
 	// Blocking is the record's bound: "surge", "unavailable", "paused",
 	// "progress-deadline" or "".
 	Blocking string
-	// Headline is the one sentence a new user reads first.
+	// Headline is the one sentence a new user reads first: the cause that
+	// blocks progress when there is one (the scheduler's message, an image
+	// that cannot be pulled, CrashLoopBackOff, a readiness probe that never
+	// passes, a lost node), else the rollout's budget.
 	Headline string
+	// Budget is the budget arithmetic when Headline leads with a cause:
+	// "Blocked by maxSurge: ...".
+	Budget string
 	// Detail is the controller's own words: "deployment-controller: at surge
 	// cap 13/13: waiting for new pods to become available".
 	Detail string
@@ -98,6 +104,11 @@ func whyLine(s *sim.Sim, d *api.Deployment, rec *controller.SyncRecord) WhyLine 
 			}
 			w.Pods = strings.TrimSpace(w.Pods + " Pods cannot be created (" + f.Reason + "): " + strings.TrimSuffix(f.Message, ".") + ".")
 			w.Stuck = true
+		} else if kind, cause := blockingCause(s, d); cause != "" && w.Kind != "acting" && w.Kind != "paused" && w.Kind != "error" {
+			// The bound the controller reports is the consequence: lead
+			// with what keeps the pods from becoming available.
+			w.Budget = w.Headline
+			w.Kind, w.Headline = kind, cause
 		} else if w.Pods == "" && strings.Contains(rec.Waiting, "become available") {
 			w.Pods = "The new pods became available just now, after the controller looked: it sees them in the next second."
 		}

@@ -3,6 +3,7 @@ package endpoints
 import (
 	"cmp"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -280,13 +281,18 @@ func (c *Controller) repack(svc *api.Service, pods []*api.Pod, st *svcState) ([]
 		sub.Addresses, sub.NotReadyAddresses = addresses(g.es, pods)
 		subsets = append(subsets, sub)
 	}
-	slices.SortFunc(subsets, func(a, b api.EndpointSubset) int { return comparePorts(a.Ports[0], b.Ports[0]) })
+	// sort.SliceStable rather than slices.SortFunc here and in sortPorts:
+	// short lists, and each generic instantiation for a struct costs the
+	// page's wasm about 20 KB raw (docs/performance.md).
+	sort.SliceStable(subsets, func(i, j int) bool { return comparePorts(subsets[i].Ports[0], subsets[j].Ports[0]) < 0 })
 	return subsets, truncate(subsets)
 }
 
 // sortPorts orders ports by name, port and protocol (kube orders them by a
 // hash of their fields; any fixed order compares the same).
-func sortPorts(ps []api.EndpointPort) { slices.SortFunc(ps, comparePorts) }
+func sortPorts(ps []api.EndpointPort) {
+	sort.SliceStable(ps, func(i, j int) bool { return comparePorts(ps[i], ps[j]) < 0 })
+}
 
 func comparePorts(a, b api.EndpointPort) int {
 	if c := strings.Compare(a.Name, b.Name); c != 0 {

@@ -1,7 +1,6 @@
 package yamlprint
 
 import (
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -204,8 +203,8 @@ func isYAMLBlank(r rune) bool {
 }
 
 var (
-	yamlFloatRe   = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
-	base60FloatRe = regexp.MustCompile(`^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$`)
+	yamlFloatRe   = stringMatcher(isYAMLStyleFloat)
+	base60FloatRe = stringMatcher(isYAMLBase60Float)
 	yamlSpecial   = map[string]bool{
 		"y": true, "Y": true, "yes": true, "Yes": true, "YES": true, "true": true, "True": true, "TRUE": true,
 		"on": true, "On": true, "ON": true, "n": true, "N": true, "no": true, "No": true, "NO": true,

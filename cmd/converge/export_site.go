@@ -1,0 +1,200 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"converge/internal/precompress"
+	"converge/web"
+)
+
+var exportSiteCommand = &command{
+	name:    "export-site",
+	args:    "[--brotli-quality Q] DIR",
+	summary: "write the page as a static site, for any host (docs/embedding.md)",
+	help: `Writes the page into DIR (created if needed; files of the same names are
+replaced): the app (index.html), an example docs page (embed-demo.html), the
+ES modules, and the wasm as it is, brotli-compressed (.br) and gzipped (.gz),
+with a _headers file for hosts that read one (Netlify, Cloudflare Pages) and
+a README.md on the others. Every path in it is relative, so it works from any
+folder of a site. Brotli at quality 11 takes about half a minute.`,
+	flags: func(fs *flag.FlagSet) runFunc {
+		quality := fs.Int("brotli-quality", precompress.BestBrotli, "brotli quality `Q` of the .br, 0 (fast) to 11 (smallest)")
+		return func(ctx context.Context, e *env, args []string) error {
+			if len(args) != 1 {
+				return usageError("export-site takes one argument, the directory to write")
+			}
+			if *quality < 0 || *quality > 11 {
+				return usageErrorf("--brotli-quality %d: want 0 to 11", *quality)
+			}
+			return exportSite(e, args[0], *quality)
+		}
+	},
+}
+
+// bundleFile is one file of an exported site.
+type bundleFile struct {
+	name string // slash-separated, relative to the site's root
+	data []byte
+}
+
+// exportSite writes the bundle into dir and lists what it wrote.
+func exportSite(e *env, dir string, quality int) error {
+	if !web.Built() {
+		return badInput(errors.New("this binary has no WebAssembly build to export; run make build"))
+	}
+	if quality >= 10 {
+		fmt.Fprintf(e.stderr, "Compressing the wasm with brotli at quality %d (about half a minute)…\n", quality)
+	}
+	files, err := siteBundle(web.FS, quality)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		name := filepath.Join(dir, filepath.FromSlash(f.name))
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			return badInput(err)
+		}
+		if err := os.WriteFile(name, f.data, 0o644); err != nil {
+			return badInput(err)
+		}
+		fmt.Fprintf(e.stdout, "%10d  %s\n", len(f.data), f.name)
+	}
+	fmt.Fprintf(e.stdout, "Wrote %d files to %s: serve it with any static host (see %s).\n",
+		len(files), dir, filepath.Join(dir, "README.md"))
+	return nil
+}
+
+// siteBundle is the static site: the page's files as fsys has them (but
+// the fallback page and the build's own precompressed files), the wasm
+// precompressed at brotli quality, _headers and README.md. Files are in
+// name order.
+func siteBundle(fsys fs.FS, quality int) ([]bundleFile, error) {
+	var files []bundleFile
+	err := fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case strings.HasPrefix(d.Name(), ".") && name != ".":
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		case d.IsDir(), name == web.PlaceholderPath, path.Ext(name) == ".br", path.Ext(name) == ".gz":
+			return nil
+		}
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return err
+		}
+		files = append(files, bundleFile{name: name, data: data})
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading the page assets: %w", err)
+	}
+	wasm, err := fs.ReadFile(fsys, web.WasmPath)
+	if err != nil {
+		return nil, fmt.Errorf("reading the page assets: %w", err)
+	}
+	br, err := precompress.Brotli(wasm, quality)
+	if err != nil {
+		return nil, err
+	}
+	files = append(files,
+		bundleFile{name: web.WasmPath + ".br", data: br},
+		bundleFile{name: web.WasmPath + ".gz", data: precompress.Gzip(wasm)},
+		bundleFile{name: "_headers", data: []byte(siteHeaders(len(wasm)))},
+		bundleFile{name: "README.md", data: []byte(siteReadme)},
+	)
+	sort.Slice(files, func(i, j int) bool { return files[i].name < files[j].name })
+	return files, nil
+}
+
+// siteHeaders is the exported site's _headers, in the format Netlify and
+// Cloudflare Pages read: a path, then its headers indented. It gives what
+// `converge serve` sends (see site in static.go): any origin may load the
+// files, and the precompressed wasm is the wasm in an encoding. converge.js
+// asks for dist/converge.wasm.br first and uses it when it comes as
+// application/wasm, that is when these rules applied. size is the wasm's
+// own size, for converge.js's progress (X-Converge-Size).
+func siteHeaders(size int) string {
+	return strings.ReplaceAll(`# Written by converge export-site, for hosts that read _headers (Netlify,
+# Cloudflare Pages). The paths assume the site is at the root of its host.
+/*
+  Access-Control-Allow-Origin: *
+  Access-Control-Expose-Headers: X-Converge-Size
+  Cross-Origin-Resource-Policy: cross-origin
+  Timing-Allow-Origin: *
+  X-Content-Type-Options: nosniff
+
+/dist/converge.wasm
+  Content-Type: application/wasm
+  X-Converge-Size: SIZE
+
+/dist/converge.wasm.br
+  Content-Type: application/wasm
+  Content-Encoding: br
+  X-Converge-Size: SIZE
+
+/dist/converge.wasm.gz
+  Content-Type: application/wasm
+  Content-Encoding: gzip
+  X-Converge-Size: SIZE
+`, "SIZE", strconv.Itoa(size))
+}
+
+// siteReadme is the exported site's README.md.
+const siteReadme = `# Converge, as a static site
+
+Written by ` + "`converge export-site`" + `. Put this folder on any static host, at
+the root of a site or in a subfolder: every path in it is relative.
+
+- ` + "`index.html`" + ` is the whole app; ` + "`embed-demo.html`" + ` is a docs page with
+  several demos.
+- A page of any site embeds a demo with one script tag pointing here:
+
+      <script type="module" src="https://YOUR.HOST/PATH/converge.js"></script>
+      <converge-sim scenario="rolling-update"></converge-sim>
+
+  The browser loads ` + "`converge.js`" + `, its modules and the wasm from this
+  host, so this host must allow other origins (` + "`Access-Control-Allow-Origin: *`" + `).
+
+## Hosts that read ` + "`_headers`" + ` (Netlify, Cloudflare Pages)
+
+Nothing to do: ` + "`_headers`" + ` allows every origin, and serves
+` + "`dist/converge.wasm.br`" + ` as ` + "`application/wasm`" + ` with ` + "`Content-Encoding: br`" + `,
+which ` + "`converge.js`" + ` fetches first: the smallest download. If the site is not
+at the root of its host, put the folder's path in front of each path in
+` + "`_headers`" + `.
+
+## Hosts that cannot set headers (GitHub Pages and the like)
+
+- GitHub Pages already sends ` + "`Access-Control-Allow-Origin: *`" + ` and serves
+  ` + "`.wasm`" + ` as ` + "`application/wasm`" + `, so the app and embedding from other
+  sites work.
+- It ignores ` + "`_headers`" + ` and sends ` + "`.br`" + ` files as plain bytes:
+  ` + "`converge.js`" + ` sees that (the type is not ` + "`application/wasm`" + `), stops that
+  download after its first bytes and fetches ` + "`dist/converge.wasm`" + ` instead,
+  compressed or not as the host decides. It costs one extra request.
+- A page that isolates itself with ` + "`Cross-Origin-Embedder-Policy: require-corp`" + `
+  needs ` + "`Cross-Origin-Resource-Policy: cross-origin`" + `, which such hosts do not
+  send: embed with an ` + "`<iframe>`" + ` there, or use a host that reads ` + "`_headers`" + `.
+
+## Your own server
+
+Serve ` + "`dist/converge.wasm`" + ` as ` + "`application/wasm`" + ` and, for embedding from
+other sites, every file with ` + "`Access-Control-Allow-Origin: *`" + `. A server that
+picks precompressed siblings by ` + "`Accept-Encoding`" + ` (nginx ` + "`brotli_static`" + ` and
+` + "`gzip_static`" + `, Caddy ` + "`precompressed`" + `) can use the ` + "`.br`" + ` and ` + "`.gz`" + ` as they are.
+` + "`converge serve`" + ` does all of this itself.
+`
