@@ -106,7 +106,9 @@ func TestBrowserSeekAsync(t *testing.T) {
 // pods on 3 nodes; the largest allowed is 10,000 on 500), and
 // CONVERGE_BLOCK_MINUTES how long to wait for the day (default 90; it then
 // reports the second reached). Should the simulator stop on the way, it
-// reports that too.
+// reports that too. It also reports the wasm memory's size at the end (the Go
+// heap's peak: linear memory only grows) and chromium's JS heap
+// (performance.memory).
 func BenchmarkBrowserLongestBlock(b *testing.B) {
 	pods, nodes := envInt("CONVERGE_BLOCK_PODS", 5), envInt("CONVERGE_BLOCK_NODES", 3)
 	srv := startServe(b)
@@ -114,7 +116,7 @@ func BenchmarkBrowserLongestBlock(b *testing.B) {
 		globalThis.__longtasks = [];
 		new PerformanceObserver((l) => { for (const e of l.getEntries()) __longtasks.push([Math.round(e.startTime), Math.round(e.duration)]); })
 			.observe({type: "longtask", buffered: true});
-	})()`
+	})();` + captureWasmMemory
 	for b.Loop() {
 		p := openWith(b, srv.URL+daySharePath(b, pods, nodes, "86400"), observe)
 		p.waitReady(b)
@@ -123,10 +125,13 @@ func BenchmarkBrowserLongestBlock(b *testing.B) {
 			Stopped bool     `json:"stopped"`
 			Now     float64  `json:"now"`
 			Tasks   [][2]int `json:"tasks"`
+			Wasm    float64  `json:"wasm"`
+			JSHeap  float64  `json:"jsHeap"`
 		}
 		var st state
 		for deadline := time.Now().Add(time.Duration(envInt("CONVERGE_BLOCK_MINUTES", 90)) * time.Minute); time.Now().Before(deadline); time.Sleep(2 * time.Second) {
-			st = evalJS[state](b, p, `({t: converge.stopped ? -1 : converge.time(), stopped: converge.stopped, now: performance.now(), tasks: __longtasks})`)
+			st = evalJS[state](b, p, `({t: converge.stopped ? -1 : converge.time(), stopped: converge.stopped, now: performance.now(), tasks: __longtasks,
+				wasm: globalThis.wasmMemory ? wasmMemory.buffer.byteLength : 0, jsHeap: performance.memory ? performance.memory.usedJSHeapSize : 0})`)
 			if st.Stopped || st.T >= 86400 {
 				break
 			}
@@ -142,7 +147,9 @@ func BenchmarkBrowserLongestBlock(b *testing.B) {
 		}
 		b.ReportMetric(float64(longest), "longest-task-ms")
 		b.ReportMetric(st.Now/1000, "s-to-24h")
-		fmt.Printf("%d pods on %d nodes: longest main-thread task %d ms (at %.1f s); %d tasks over 50 ms; ", pods, nodes, longest, float64(at)/1000, len(st.Tasks))
+		b.ReportMetric(st.Wasm/(1<<20), "wasm-MiB")
+		fmt.Printf("%d pods on %d nodes: longest main-thread task %d ms (at %.1f s); %d tasks over 50 ms; wasm memory %.0f MiB, JS heap %.0f MiB; ",
+			pods, nodes, longest, float64(at)/1000, len(st.Tasks), st.Wasm/(1<<20), st.JSHeap/(1<<20))
 		switch {
 		case st.Stopped:
 			fmt.Printf("the simulator stopped after %.1f s\n", st.Now/1000)

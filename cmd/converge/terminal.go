@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -26,59 +25,78 @@ import (
 //	C1 (U+0080–U+009F)  \u009b
 //	bytes not UTF-8     \x9b
 func escapeTerminal(s string) string {
-	var b strings.Builder
-	writeEscaped(&b, s)
-	return b.String()
+	return string(appendEscaped(nil, []byte(s)))
 }
 
-// writeEscaped writes s escaped into b.
-func writeEscaped(b *strings.Builder, s string) {
+// plain reports whether c is shown as it is: printable ASCII, newline, tab.
+func plain(c byte) bool { return c >= 0x20 && c < 0x7f || c == '\n' || c == '\t' }
+
+// appendEscaped appends s escaped to b.
+func appendEscaped(b, s []byte) []byte {
 	for i := 0; i < len(s); {
 		c := s[i]
-		if c >= 0x20 && c < 0x7f || c == '\n' || c == '\t' {
-			b.WriteByte(c)
-			i++
+		if plain(c) {
+			start := i
+			for i < len(s) && plain(s[i]) {
+				i++
+			}
+			b = append(b, s[start:i]...)
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
+		r, size := utf8.DecodeRune(s[i:])
 		switch {
 		case r == utf8.RuneError && size == 1:
-			fmt.Fprintf(b, `\x%02x`, c)
+			b = fmt.Appendf(b, `\x%02x`, c)
 		case c == '\r' && i+1 < len(s) && s[i+1] == '\n':
-			b.WriteByte(c)
+			b = append(b, c)
 		case c == '\r':
-			b.WriteString(`\r`)
+			b = append(b, `\r`...)
 		case c == 0x7f:
-			b.WriteString("^?")
+			b = append(b, "^?"...)
 		case c < 0x20:
-			b.WriteByte('^')
-			b.WriteByte(c + '@')
+			b = append(b, '^', c+'@')
 		case r >= 0x80 && r <= 0x9f:
-			fmt.Fprintf(b, `\u%04x`, r)
+			b = fmt.Appendf(b, `\u%04x`, r)
 		default:
-			b.WriteString(s[i : i+size])
+			b = append(b, s[i:i+size]...)
 		}
 		i += size
 	}
+	return b
 }
 
 // terminalWriter escapes what is written through it (escapeTerminal). A
 // Write may end inside a character or right after a carriage return: that
-// tail is held until the next Write, or Flush, decides how it reads.
+// tail is held until the next Write, or Flush, decides how it reads. Text
+// with nothing to escape (nearly all of it) is written through as it is.
 type terminalWriter struct {
 	w    io.Writer
 	tail []byte
+	buf  []byte // the escaped text of the last Write, reused
 }
 
 var _ io.Writer = (*terminalWriter)(nil)
 
 func (t *terminalWriter) Write(p []byte) (int, error) {
-	data := append(t.tail, p...)
+	data := p
+	if len(t.tail) > 0 {
+		data = append(t.tail, p...)
+	}
 	cut := heldTail(data)
-	t.tail = append([]byte(nil), data[cut:]...)
-	var b strings.Builder
-	writeEscaped(&b, string(data[:cut]))
-	if _, err := io.WriteString(t.w, b.String()); err != nil {
+	i := 0
+	for i < cut && plain(data[i]) {
+		i++
+	}
+	var err error
+	if i == cut {
+		_, err = t.w.Write(data[:cut])
+	} else {
+		t.buf = appendEscaped(append(t.buf[:0], data[:i]...), data[i:cut])
+		_, err = t.w.Write(t.buf)
+	}
+	// data may share t.tail's array: copy moves the tail to its start.
+	t.tail = append(t.tail[:0], data[cut:]...)
+	if err != nil {
 		return 0, err
 	}
 	return len(p), nil

@@ -97,3 +97,25 @@ func TestTextOutputIsTerminalSafe(t *testing.T) {
 	_, out, _ := runCLI(t, "run", f, "--output", "jsonl")
 	assert.Contains(t, out, `"image":"nginx\u001b[31m"`, "the trace is JSON, escaped as JSON")
 }
+
+// FuzzTerminalWriter: whatever the split of the text into Writes, the
+// writer's output is escapeTerminal of the whole (the plain fast path and
+// the escaping one agree, and a held tail is escaped as if written at once).
+func FuzzTerminalWriter(f *testing.F) {
+	for _, s := range []string{"plain text\n", "a\r\nb\rc", "wé\u009b\x1b[0m\xff", "\r", "é"} {
+		f.Add(s, uint8(1), uint8(2))
+	}
+	f.Fuzz(func(t *testing.T, s string, cut1, cut2 uint8) {
+		i := min(int(cut1), len(s))
+		j := min(i+int(cut2), len(s))
+		var b bytes.Buffer
+		w := &terminalWriter{w: &b}
+		for _, part := range []string{s[:i], s[i:j], s[j:]} {
+			n, err := w.Write([]byte(part))
+			require.NoError(t, err)
+			require.Equal(t, len(part), n)
+		}
+		require.NoError(t, w.Flush())
+		require.Equal(t, escapeTerminal(s), b.String())
+	})
+}

@@ -88,6 +88,27 @@ func TestSeekInSlices(t *testing.T) {
 	assert.True(t, string(got) == string(wantLine), "the same state as SeekTo(45)")
 }
 
+// TestSeekRampsUp: a seek's first step computes one second and each next
+// one at most twice the last, whatever the meter guessed: before any
+// measurement the guess (from the object count) is a fraction of a
+// millisecond, which would have sized the first step at hundreds of
+// seconds.
+func TestSeekRampsUp(t *testing.T) {
+	t.Parallel()
+	s := newSim(t)
+	clock := &fakeClock{step: 4 * time.Millisecond}
+	m := &Meter{}
+	require.Less(t, m.PerSecond(s), time.Millisecond, "the prior guess is cheap")
+	k := NewSeek(s, 600, m, clock.now)
+	assert.False(t, k.Slice())
+	// now() is read three times a step at 4 ms each: within the 50 ms
+	// budget, steps of at most 1, 2, 4 and 8 seconds (the meter, once it
+	// has measured, may ask for fewer). Sized by the guess, the first step
+	// alone would have been over 200 seconds.
+	assert.LessOrEqual(t, s.T(), int64(1+2+4+8), "one second first, then at most doubling")
+	assert.GreaterOrEqual(t, s.T(), int64(1+2))
+}
+
 // TestSeekBackRestoresFirst: a seek back restores the checkpoint before
 // the target in its first slice and replays from there.
 func TestSeekBackRestoresFirst(t *testing.T) {
