@@ -95,6 +95,7 @@ func (p *page) loading(f *funcs, inst *Instance) {
 			addr.HasShare = attrs.Get("share").Type() == js.TypeString
 			addr.T = stringProp(attrs, "t")
 			addr.Embed = attrs.Get("embed").Truthy()
+			addr.Compare = attrs.Get("compare").Truthy()
 		}
 		return bridge.JSON(inst.Open(addr).Result()), nil
 	})
@@ -293,6 +294,22 @@ func (p *page) reading(f *funcs, inst *Instance) {
 	value("time", func() (any, error) { return inst.Sim.T(), nil })
 	value("horizon", func() (any, error) { return inst.Sim.Horizon(), nil })
 	value("duration", func() (any, error) { return int64(inst.Sim.Duration() / time.Second), nil })
+	value("variants", func() (any, error) { return bridge.JSON(nonNil(inst.Sim.Scenario().VariantNames())), nil })
+	value("compared", func() (any, error) { return inst.Compare != nil, nil })
+	value("outcomes", func() (any, error) { return bridge.JSON(inst.Outcomes()), nil })
+	f.set("rolloutTimes", valueFunc, func(a args) (any, error) {
+		if err := live(inst); err != nil {
+			return nil, err
+		}
+		name := ""
+		if a.get(0).Type() != js.TypeUndefined {
+			var err error
+			if name, err = a.str(0, "the Deployment's name"); err != nil {
+				return nil, err
+			}
+		}
+		return bridge.JSON(inst.RolloutTimes(name)), nil
+	})
 	f.set("error", valueFunc, func(a args) (any, error) { return inst.Err, nil })
 	f.set("complete", valueFunc, func(a args) (any, error) {
 		if inst.disposed {

@@ -11,6 +11,7 @@ import (
 
 	"honnef.co/go/js/dom/v2"
 
+	"converge/core/compare"
 	"converge/core/kubectl"
 	"converge/core/scenario"
 	"converge/core/sim"
@@ -40,6 +41,15 @@ type Instance struct {
 	// link, an unknown built-in name. It says what is shown instead. ""
 	// when there is none; the next successful load clears it.
 	Err string
+	// Compare is the Compare view's variants (core/compare), led by Sim:
+	// every variant of Sim's scenario on Sim's clock. It is set whenever
+	// the scenario has variants, or the compare view was asked for
+	// (&compare=1, <converge-sim compare>: then a scenario without
+	// variants is one column); nil otherwise. Step, SeekTo and Run move
+	// every variant.
+	Compare *compare.Run
+	// WantCompare is whether the compare view was asked for.
+	WantCompare bool
 	// SavedAs is the saved scenario (My scenarios) the simulation was
 	// opened from or last saved as; "" for none. A load clears it.
 	SavedAs string
@@ -115,6 +125,9 @@ func (i *Instance) Changed() {
 	if i.batching > 0 {
 		return
 	}
+	// The variants of the Compare view follow the lead (Sim) to its
+	// second, however it got there (a step, a seek in slices, a command).
+	i.follow()
 	for _, m := range i.mounts {
 		renderSafely(i, m.renderer)
 	}
@@ -175,6 +188,7 @@ func (i *Instance) LoadBuiltin(name string) error {
 func (i *Instance) set(s *sim.Sim, src []byte, name string) {
 	i.Sim, i.Source, i.Name, i.Err, i.SavedAs = s, src, name, "", ""
 	i.origin = view.Origin{Name: name, LoadedSteps: len(s.Scenario().Steps)}
+	i.compareVariants()
 	i.Changed()
 }
 
@@ -195,6 +209,36 @@ func (i *Instance) OpenSaved(name string, data []byte) scenario.Problems {
 // then, or nothing for a scenario of the user's own (view.Origin).
 func (i *Instance) Origin() view.Origin { return i.origin }
 
+// compareVariants sets Compare for the current Sim (see Compare). A
+// variant that cannot start is said in Err, and the single view shown.
+func (i *Instance) compareVariants() {
+	i.Compare = nil
+	if i.Sim == nil || (!i.WantCompare && len(i.Sim.Scenario().Variants) == 0) {
+		return
+	}
+	r, err := compare.Around(i.Sim, sim.Options{})
+	if err != nil {
+		i.Err = joinSentences(i.Err, "The variants cannot be compared: "+err.Error()+".")
+		return
+	}
+	i.Compare = r
+}
+
+// joinSentences joins two messages, either of which may be "".
+func joinSentences(a, b string) string {
+	if a == "" || b == "" {
+		return a + b
+	}
+	return a + " " + b
+}
+
+// follow brings the other variants to Sim's second.
+func (i *Instance) follow() {
+	if i.Compare != nil {
+		i.Compare.Follow()
+	}
+}
+
 // Open opens what an address asks for (bridge.Decide: a share, a built-in
 // name, a time), falling back to the library's default with Err set when it
 // cannot, then seeks to the address's t (in slices when it is far: Open
@@ -203,14 +247,47 @@ func (i *Instance) Open(a bridge.Address) bridge.Open {
 	o := bridge.DecideAddress(a, i.lib)
 	i.stopSeek(&stopError{"stopped by an open"})
 	i.Err = o.Error
+	i.WantCompare = o.Compare
 	if o.Sim != nil {
 		i.Sim, i.Source, i.Name, i.SavedAs = o.Sim, o.Source, o.Name, ""
 		i.origin = view.Origin{Name: o.Name, LoadedSteps: len(o.Sim.Scenario().Steps)}
+		i.compareVariants()
 		i.Batch(func() { i.SeekAsync(o.T, nil, js.Undefined(), nil) })
 		return o
 	}
+	i.compareVariants()
 	i.Changed()
 	return o
+}
+
+// Outcomes are the outcomes of every variant so far (compare.Run.Outcomes
+// at the current second): one variant, named after the scenario, when the
+// instance is not compared.
+func (i *Instance) Outcomes() compare.Table {
+	if i.Compare != nil {
+		i.follow()
+		return i.Compare.Outcomes(i.Sim.T())
+	}
+	r, err := compare.Around(i.Sim, sim.Options{})
+	if err != nil {
+		return compare.Table{Variants: []compare.VariantOutcome{}}
+	}
+	return r.Outcomes(i.Sim.T())
+}
+
+// RolloutTimes is where the time of each rollout of the Deployment named
+// name (or the first by name, when "") went up to now, the latest first;
+// empty without such a Deployment.
+func (i *Instance) RolloutTimes(name string) []view.RolloutTime {
+	if name == "" {
+		if d := view.Focus(i.Sim, ""); d != nil {
+			name = d.Name
+		}
+	}
+	if name == "" {
+		return []view.RolloutTime{}
+	}
+	return view.RolloutTimes(i.Sim, name)
 }
 
 // Scenarios lists the built-in library.
@@ -259,7 +336,13 @@ func (i *Instance) Run(line string) sim.StepResult {
 		return sim.StepResult{Action: line, Error: ErrNoScenario.Error(), Index: -1}
 	}
 	i.stopSeek(&stopError{"stopped by a command"})
-	r := i.Sim.Run(line)
+	var r sim.StepResult
+	if i.Compare != nil {
+		i.follow()
+		r = i.Compare.Run(line)
+	} else {
+		r = i.Sim.Run(line)
+	}
 	i.Changed()
 	return r
 }
@@ -328,7 +411,7 @@ func (i *Instance) dispose() {
 		m.renderer.Dispose()
 	}
 	i.mounts = nil
-	i.Sim, i.Source = nil, nil
+	i.Sim, i.Source, i.Compare = nil, nil, nil
 	for _, f := range i.funcs {
 		f.Release()
 	}

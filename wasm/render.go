@@ -38,9 +38,13 @@ type app struct {
 	timeline   *timelinePart
 	why        *whyPart
 	rollout    *rolloutPart
-	loop       *loopPart
-	tabs       *tabsPart
-	play       *player
+	// compare is the Compare view, built the first time the instance
+	// compares variants, inside compareSlot.
+	compare     *comparePart
+	compareSlot *node
+	loop        *loopPart
+	tabs        *tabsPart
+	play        *player
 	// rescue keeps the page's rescue copy (rescue.go).
 	rescue rescuer
 	// shareBar is Share, Download and the note under them; keeper keeps
@@ -86,10 +90,11 @@ func (a *app) build() {
 	a.timeline = newTimeline(a)
 	a.why = newWhy(a)
 	a.rollout = newRollout(a)
+	a.compareSlot = d.el("div", "cv-compare-slot")
 	a.loop = newLoop(a)
 	if a.opts.Embed {
 		a.embedTitle = d.el("p", "cv-embed-title")
-		a.el.add(a.embedTitle, a.alert, a.loading, a.timeline.el, a.why.el, a.rollout.el, a.loop.el)
+		a.el.add(a.embedTitle, a.alert, a.loading, a.timeline.el, a.compareSlot, a.why.el, a.rollout.el, a.loop.el)
 	} else {
 		a.intro = newIntro(a)
 		a.shareBar = newShare(a)
@@ -98,7 +103,7 @@ func (a *app) build() {
 		a.shareBar.share.Value.Call("after", a.embed.btn.Value)
 		a.intro.bar.add(a.shareBar.el)
 		a.tabs = newTabs(a)
-		main := d.el("div", "cv-main").add(a.why.el, a.rollout.el, a.tabs.el)
+		main := d.el("div", "cv-main").add(a.compareSlot, a.why.el, a.rollout.el, a.tabs.el)
 		side := d.el("aside", "cv-side").add(a.intro.el, a.loop.el, a.intro.checksEl)
 		side.setAttr("aria-label", "Scenario and controllers")
 		a.el.add(a.offerRescue(), a.alert, a.intro.bar, a.shareBar.note, a.embed.panel, a.keeper.offer, a.timeline.el, a.loading, d.el("div", "cv-grid").add(main, side))
@@ -161,9 +166,26 @@ func (a *app) Render(inst *Instance) {
 // renderParts draws every part on screen.
 func (a *app) renderParts(prof profiler) {
 	prof.part("timeline", func() { a.timeline.render(a) })
-	prof.part("why", func() { a.why.render(a) })
-	prof.part("rollout", func() { a.rollout.render(a) })
-	prof.part("loop", func() { a.loop.render(a) })
+	// The Compare view takes the place of the why-lines and the rollout
+	// when the instance compares variants (Instance.Compare).
+	compared := a.inst.Compare != nil
+	if compared && a.compare == nil {
+		a.compare = newCompare(a)
+		a.compareSlot.add(a.compare.el)
+	}
+	a.compareSlot.setHidden(!compared)
+	a.why.el.setHidden(compared)
+	a.rollout.el.setHidden(compared)
+	if compared {
+		prof.part("compare", func() { a.compare.render(a) })
+	} else {
+		prof.part("why", func() { a.why.render(a) })
+		prof.part("rollout", func() { a.rollout.render(a) })
+	}
+	a.loop.el.setHidden(compared && a.opts.Embed)
+	if !compared || !a.opts.Embed {
+		prof.part("loop", func() { a.loop.render(a) })
+	}
 	if !a.opts.Embed {
 		prof.part("intro", func() { a.intro.render(a) })
 		prof.part("tab", func() { a.tabs.render(a) })

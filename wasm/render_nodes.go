@@ -5,6 +5,7 @@ package main
 import (
 	"strconv"
 
+	"converge/core/sim"
 	"converge/core/view"
 )
 
@@ -43,7 +44,7 @@ func newNodes(a *app) *nodesPanel {
 		c.el.add(d.el("div", "cv-node-head").add(c.name, c.ready), c.taints, c.cpu.el, c.mem.el, c.pods.el, c.tiles)
 		return c
 	}, func(c *nodeCard) *node { return c.el })
-	hoverTitles(a, grid, func(key string) []view.Tile {
+	hoverTitles(a, func() *sim.Sim { return a.inst.Sim }, grid, func(key string) []view.Tile {
 		if c := p.cards.get(key); c != nil {
 			return c.drawn
 		}

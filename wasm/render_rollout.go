@@ -9,6 +9,7 @@ import (
 
 	"honnef.co/go/js/dom/v2"
 
+	"converge/core/sim"
 	"converge/core/view"
 )
 
@@ -44,6 +45,13 @@ const maxCells = 24
 const denseTiles = 120
 
 func newRollout(a *app) *rolloutPart {
+	return newRolloutOf(a, func() *sim.Sim { return a.inst.Sim }, false)
+}
+
+// newRolloutOf makes a rollout part whose tiles' hover texts come from the
+// simulation simOf returns; a compact one (a variant's column in the
+// Compare view) has no title and no legend.
+func newRolloutOf(a *app, simOf func() *sim.Sim, compact bool) *rolloutPart {
 	d := a.d
 	r := &rolloutPart{el: d.el("section", "cv-card cv-rollout")}
 	r.el.setAttr("aria-label", "Rollout")
@@ -68,7 +76,7 @@ func newRollout(a *app) *rolloutPart {
 		c.tiles.setAttr("data-key", key)
 		return c
 	}, func(c *columnView) *node { return c.el })
-	hoverTitles(a, colsEl, func(key string) []view.Tile {
+	hoverTitles(a, simOf, colsEl, func(key string) []view.Tile {
 		if c := r.cols.get(key); c != nil {
 			return c.drawn
 		}
@@ -83,6 +91,11 @@ func newRollout(a *app) *rolloutPart {
 		r.legend.add(item)
 	}
 	r.el.add(head, r.empty, r.gauges, colsEl, r.hidden, r.legend)
+	if compact {
+		r.el.setClass("cv-rollout cv-rollout-compact")
+		r.title.setHidden(true)
+		r.legend.Remove()
+	}
 	return r
 }
 
@@ -109,7 +122,11 @@ func newGauge(d doc, aria string) *gaugeView {
 }
 
 func (r *rolloutPart) render(a *app) {
-	ro := view.RolloutOf(a.inst.Sim, a.focus)
+	r.draw(view.RolloutOf(a.inst.Sim, a.focus))
+}
+
+// draw shows ro (nil: no Deployment).
+func (r *rolloutPart) draw(ro *view.Rollout) {
 	r.empty.setHidden(ro != nil)
 	r.gauges.setHidden(ro == nil || ro.Surge == nil)
 	r.legend.setHidden(ro == nil)
@@ -213,7 +230,7 @@ func tileClass(s view.Shape) string {
 // as of now) each time the pointer reaches it, so that drawing a thousand
 // tiles builds no text at all. A tile's parent carries data-key, which
 // drawn maps to the tiles as last drawn there.
-func hoverTitles(a *app, container *node, drawn func(key string) []view.Tile) {
+func hoverTitles(a *app, simOf func() *sim.Sim, container *node, drawn func(key string) []view.Tile) {
 	a.ls.on(container, "mouseover", func(ev dom.Event) {
 		t := ev.Underlying().Get("target")
 		if !t.Get("classList").Call("contains", "cv-tile").Bool() {
@@ -226,10 +243,11 @@ func hoverTitles(a *app, container *node, drawn func(key string) []view.Tile) {
 		}
 		i := js.Global().Get("Array").Get("prototype").Get("indexOf").Call("call", parent.Get("children"), t).Int()
 		tiles := drawn(key.String())
-		if i < 0 || i >= len(tiles) || a.inst.Sim == nil {
+		s := simOf()
+		if i < 0 || i >= len(tiles) || s == nil {
 			return
 		}
-		if title := view.PodTitle(a.inst.Sim, tiles[i].Name); title != "" {
+		if title := view.PodTitle(s, tiles[i].Name); title != "" {
 			t.Call("setAttribute", "title", title)
 		}
 	})

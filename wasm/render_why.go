@@ -21,7 +21,7 @@ type whyPart struct {
 }
 
 type whyLine struct {
-	el, badge, name, headline, budget, pods, acted, undone, detail *node
+	el, badge, name, headline, budget, pods, acted, undone, detail, times *node
 }
 
 type rejectedLine struct{ el, badge, what, msg *node }
@@ -53,7 +53,7 @@ func newWhy(a *app) *whyPart {
 	w.lines = newKeyed(list, func(key string) *whyLine {
 		l := &whyLine{el: d.el("div", "cv-why-line"), badge: d.el("span", "cv-badge"), name: d.el("button", "cv-link cv-why-name"),
 			headline: d.el("p", "cv-headline"), budget: d.el("p", "cv-why-budget"), pods: d.el("p", "cv-why-pods"), acted: d.el("p", "cv-why-acted"),
-			undone: d.el("p", "cv-why-undone"), detail: d.el("p", "cv-why-detail cv-mono")}
+			undone: d.el("p", "cv-why-undone"), detail: d.el("p", "cv-why-detail cv-mono"), times: d.el("p", "cv-times cv-mono")}
 		l.name.setAttr("type", "button")
 		l.name.setText("deployment/" + key)
 		l.name.setAttr("title", "Show deployment/"+key+" in the rollout, charts and revisions")
@@ -62,7 +62,7 @@ func newWhy(a *app) *whyPart {
 			a.changed()
 			a.rollout.reveal()
 		})
-		l.el.add(d.el("div", "cv-why-head").add(l.badge, l.name), l.headline, l.budget, l.pods, l.acted, l.undone, l.detail)
+		l.el.add(d.el("div", "cv-why-head").add(l.badge, l.name), l.headline, l.budget, l.pods, l.acted, l.undone, l.detail, l.times)
 		return l
 	}, func(l *whyLine) *node { return l.el })
 	return w
@@ -111,6 +111,14 @@ func (w *whyPart) render(a *app) {
 		l.undone.setHidden(v.Undone == "")
 		l.detail.setText(v.Detail)
 		l.detail.setHidden(v.Detail == "")
+		// Where the time of its latest rollout went, with the progress
+		// deadline's countdown.
+		times := view.RolloutTimes(a.inst.Sim, v.Key)
+		l.times.setHidden(len(times) == 0)
+		if len(times) > 0 {
+			l.times.setText(times[0].Text)
+			l.times.setAttr("data-deadline", times[0].DeadlineKind)
+		}
 	})
 	w.writers.render(a)
 }

@@ -35,6 +35,9 @@ func newConsole(a *app) *consolePanel {
 	p.log.setAttr("role", "log")
 	p.log.setAttr("aria-live", "polite")
 	p.log.setAttr("aria-label", "Console output")
+	// The log scrolls: a tab stop lets a keyboard scroll it (axe's
+	// scrollable-region-focusable).
+	p.log.setAttr("tabindex", "0")
 	p.input = d.el("input", "cv-input cv-mono cv-cmd")
 	p.input.setAttr("type", "text")
 	p.input.setAttr("spellcheck", "false")

@@ -18,6 +18,11 @@ import (
 type timelinePart struct {
 	el, playBtn, backBtn, stepBtn, speed, now, clock, scrub, marks *node
 	markers                                                        *keyed[node]
+	// bands are where the focus Deployment's rollouts spent their time
+	// (view.TimeBands), under the scrubber; deadline the progress
+	// deadline's mark.
+	bandsEl, deadline *node
+	bands             *keyed[node]
 	// stop is the key of the marker that has the markers' tab stop.
 	stop string
 	// seeking shows a seek in slices: its text, its bar and Cancel.
@@ -62,7 +67,13 @@ func newTimeline(a *app) *timelinePart {
 	t.marks = d.el("div", "cv-marks")
 	t.marks.setAttr("role", "toolbar")
 	t.marks.setAttr("aria-label", "Steps and warnings on the timeline")
-	track := d.el("div", "cv-track").add(t.marks, t.scrub)
+	t.bandsEl = d.el("div", "cv-time-bands")
+	t.bandsEl.setAttr("aria-hidden", "true")
+	t.bands = newKeyed(t.bandsEl, func(string) *node { return d.el("span", "cv-time-band") }, func(n *node) *node { return n })
+	t.deadline = d.el("span", "cv-deadline-mark")
+	t.deadline.setHidden(true)
+	t.bandsEl.add(t.deadline)
+	track := d.el("div", "cv-track").add(t.marks, t.scrub, t.bandsEl)
 	t.markers = newKeyed(t.marks, func(string) *node {
 		b := d.el("button", "cv-mark")
 		b.setAttr("type", "button")
@@ -206,6 +217,24 @@ func (t *timelinePart) render(a *app) {
 		n.setAttr("data-t", strconv.FormatInt(m.T, 10))
 		n.setAttr("data-key", m.Key)
 	})
+	bands, mark := view.TimeBands(a.inst.Sim, a.focus)
+	bandKeys := make([]string, len(bands))
+	for i, b := range bands {
+		bandKeys[i] = b.Key
+	}
+	t.bands.sync(bandKeys, func(i int, n *node) {
+		b := bands[i]
+		n.setClass("cv-time-band cv-part-" + b.Part)
+		n.setStyle("left", b.Left+"%")
+		n.setStyle("width", b.Width+"%")
+		n.setAttr("title", b.Label)
+	})
+	t.deadline.setHidden(mark == nil)
+	if mark != nil {
+		t.deadline.setClass("cv-deadline-mark cv-deadline-" + mark.Kind)
+		t.deadline.setStyle("left", mark.Left+"%")
+		t.deadline.setAttr("title", mark.Label)
+	}
 	t.drawStops()
 }
 

@@ -4,12 +4,14 @@
 //   <script type="module" src=".../converge.js"></script>
 //   <converge-sim scenario="rolling-update" t="30"></converge-sim>
 //   <converge-sim share="SHARE" autoplay speed="8" controls="compact" theme="dark"></converge-sim>
+//   <converge-sim scenario="compare-strategies" compare></converge-sim>
 //
 // Each element owns one simulation (converge.create()) of the page's one Go
 // runtime, opens what its attributes ask for (share wins over scenario;
-// neither opens the default scenario; t is the second to open at) and draws
+// neither opens the default scenario; t is the second to open at; compare
+// asks for the Compare view, which a scenario with variants gets anyway) and draws
 // it in its shadow root in the compact embed view. Changing an attribute
-// reopens (scenario, share, t) or redraws (controls, autoplay, speed);
+// reopens (scenario, share, t, compare) or redraws (controls, autoplay, speed);
 // removing the element disposes its simulation. The Go side decides
 // everything it draws; this class forwards the attributes and the shadow
 // root, and shows the element until the runtime has loaded.
@@ -30,7 +32,7 @@
 /** @typedef {import("./converge.js").Progress} Progress */
 
 /** The attributes that reopen the element's scenario. */
-const openAttrs = ["scenario", "share", "t"];
+const openAttrs = ["scenario", "share", "t", "compare"];
 /** The attributes that redraw it (the mount's options). */
 const drawAttrs = ["controls", "autoplay", "speed"];
 
@@ -187,8 +189,10 @@ export function defineElement(converge, runtime) {
       const request = { embed: true };
       for (const name of openAttrs) {
         const value = this.getAttribute(name);
-        if (value !== null) /** @type {any} */ (request)[name] = value;
+        if (value !== null && name !== "compare") /** @type {any} */ (request)[name] = value;
       }
+      const compare = this.getAttribute("compare");
+      if (compare !== null && compare !== "false") request.compare = true;
       return /** @type {Simulation} */ (this.#sim).open(request);
     }
 

@@ -80,11 +80,28 @@ import { showStopped, stoppedMessage } from "./crash.js";
  * @property {string} name the built-in scenario opened; "" for a shared one
  * @property {number} t the second it opened at
  * @property {boolean} embed whether the address asks for the compact view (&embed=1)
+ * @property {boolean} compare whether the Compare view shows it: asked for (&compare=1, compare: true), or a scenario with variants
  */
 
 /**
  * What a page or element asks an instance to open; each is optional.
- * @typedef {{scenario?: string, share?: string, t?: string | number, embed?: boolean}} OpenRequest
+ * @typedef {{scenario?: string, share?: string, t?: string | number, embed?: boolean, compare?: boolean}} OpenRequest
+ */
+
+/**
+ * The outcomes of a rollout per Deployment (docs/compare.md); null where
+ * there is nothing to measure yet.
+ * @typedef {{name: string, rolloutStart: number | null, rolloutSeconds: number | null, minAvailable: number | null, minAvailablePercent: number | null, maxReplicas: number | null, maxPods: number | null, podsCreated: number | null, progressDeadlineExceeded: boolean}} Outcome
+ */
+
+/**
+ * The outcomes so far of every variant, as `converge compare --output json` prints them.
+ * @typedef {{variants: {name: string, deployments: Outcome[]}[]}} Outcomes
+ */
+
+/**
+ * Where the time of one rollout went (docs/compare.md).
+ * @typedef {{key: string, deployment: string, title: string, state: string, start: number, seconds: number, parts: {key: string, label: string, seconds: number}[], deadline: string, deadlineKind: string, text: string}} RolloutTime
  */
 
 /** @typedef {{name: string, title: string, description: string}} ScenarioInfo */
@@ -370,6 +387,22 @@ export class Simulation {
 
   /** @returns {number} the scenario's duration in seconds */
   duration() { return this.#call("duration"); }
+
+  /** @returns {string[]} the scenario's variants, in file order; [] for none */
+  variants() { return this.#json("variants"); }
+
+  /** @returns {boolean} whether the Compare view shows this simulation (every variant on one clock) */
+  compared() { return this.#call("compared"); }
+
+  /** @returns {Outcomes} every variant's outcomes so far (one variant, named after the scenario, when not compared) */
+  outcomes() { return this.#json("outcomes"); }
+
+  /**
+   * Where the time of each rollout of a Deployment went so far, the latest first.
+   * @param {string} [deployment] its name; the first by name when omitted
+   * @returns {RolloutTime[]}
+   */
+  rolloutTimes(deployment) { return deployment === undefined ? this.#json("rolloutTimes") : this.#json("rolloutTimes", deployment); }
 
   /** @returns {string} why the last open() fell back; "" if it did not */
   error() { return this.#call("error"); }

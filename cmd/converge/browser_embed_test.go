@@ -158,7 +158,7 @@ func TestEmbedTwoElementsOnAnotherOrigin(t *testing.T) {
 		return {Els: els.map((e, i) => ({Opened: opened[i], ID: e.id, Name: e.simulation.name(), T: e.simulation.time(),
 			Sim: e.simulation.id, Origin: location.origin,
 			Bg: getComputedStyle(e.shadowRoot.querySelector(".cv-app")).backgroundColor,
-			Step: vis(e.shadowRoot, "[aria-label^='Step one']"), Back: vis(e.shadowRoot, "[aria-label^='Step back']"),
+			Step: vis(e.shadowRoot, ".cv-step"), Back: vis(e.shadowRoot, ".cv-step-back"),
 			Scrub: vis(e.shadowRoot, "input[type=range]"),
 			Speed: e.shadowRoot.querySelector("select.cv-speed")?.value ?? "",
 			Height: e.getBoundingClientRect().height})),

@@ -31,6 +31,7 @@ var commands = []*command{
 	serveCommand,
 	exportSiteCommand,
 	runCommand,
+	compareCommand,
 	validateCommand,
 	shareCommand,
 	unshareCommand,

@@ -16,7 +16,7 @@ import (
 
 var runCommand = &command{
 	name:    "run",
-	args:    "FILE [--output text|jsonl] [--until DURATION]",
+	args:    "FILE [--output text|jsonl] [--until DURATION] [--variant NAME]",
 	summary: "simulate a scenario (or a plain manifest file) natively",
 	help: `Simulates FILE second by second and prints a readable timeline (--output text,
 the default: each step with its output, each event as 'kubectl get events -w'
@@ -24,11 +24,13 @@ shows it, and a summary per Deployment) or the JSONL trace, one JSON object
 per simulated second (--output jsonl), byte-identical run to run.
 FILE may be a scenario or a plain manifest file; - reads standard input.
 --until stops early (or runs past the scenario's duration); --until 0s prints
-the state at t=0 alone.
+the state at t=0 alone. A scenario with variants runs its first variant, or
+the one --variant names.
 Exit status 1 when an expect (or expectError) does not hold.`,
 	flags: func(fs *flag.FlagSet) runFunc {
 		output := fs.String("output", "text", "`FORMAT` of the output: text or jsonl")
 		until := fs.String("until", "", "simulate until `DURATION` (Go syntax, e.g. 90s or 5m) instead of the scenario's duration")
+		variant := fs.String("variant", "", "run the scenario's variant `NAME` (default: its first)")
 		return func(ctx context.Context, e *env, args []string) error {
 			if len(args) != 1 {
 				return usageError("run needs exactly one FILE")
@@ -46,17 +48,22 @@ Exit status 1 when an expect (or expectError) does not hold.`,
 				}
 				end = &d
 			}
-			return runScenario(ctx, e, args[0], *output, end)
+			return runScenario(ctx, e, args[0], *output, end, *variant)
 		}
 	},
 }
 
-// runScenario simulates file until the scenario's duration, or until
-// *untilFlag when it is given.
-func runScenario(ctx context.Context, e *env, file, output string, untilFlag *time.Duration) error {
+// runScenario simulates file (its variant variant, when not "") until the
+// scenario's duration, or until *untilFlag when it is given.
+func runScenario(ctx context.Context, e *env, file, output string, untilFlag *time.Duration, variant string) error {
 	scn, err := loadScenario(e, file)
 	if err != nil {
 		return err
+	}
+	if variant != "" {
+		if scn, err = scn.WithVariant(variant); err != nil {
+			return badInput(fmt.Errorf("%s: %w", displayName(file), err))
+		}
 	}
 	until := scn.Duration
 	if untilFlag != nil {

@@ -25,6 +25,9 @@ func newTimeline(w *bufio.Writer, scn *scenario.Scenario) *timeline {
 		title += ": " + scn.Title
 	}
 	fmt.Fprintf(w, "Scenario %s\n", title)
+	if v := scn.Selected(); v != "" {
+		fmt.Fprintf(w, "Variant %s, of %s\n", v, strings.Join(scn.VariantNames(), ", "))
+	}
 	fmt.Fprintf(w, "%d nodes, %d objects, %d steps, %ds simulated\n\n", len(scn.Cluster.Nodes), len(scn.Objects), len(scn.Steps),
 		int64(scn.Duration.Seconds()))
 	return t

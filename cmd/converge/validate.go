@@ -40,8 +40,12 @@ FILE:LINE:COL: message. Exit status 2 when any file has a problem.`,
 					bad = true
 					continue
 				}
-				fmt.Fprintf(e.stdout, "%s: ok: scenario %s, %d nodes, %d objects, %d steps, %ds\n", file, scn.Name,
-					len(scn.Cluster.Nodes), len(scn.Objects), len(scn.Steps), int64(scn.Duration.Seconds()))
+				variants := ""
+				if n := len(scn.Variants); n > 0 {
+					variants = fmt.Sprintf(", %d variants", n)
+				}
+				fmt.Fprintf(e.stdout, "%s: ok: scenario %s, %d nodes, %d objects%s, %d steps, %ds\n", file, scn.Name,
+					len(scn.Cluster.Nodes), len(scn.Objects), variants, len(scn.Steps), int64(scn.Duration.Seconds()))
 			}
 			if bad {
 				return badInput(nil)

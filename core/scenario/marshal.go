@@ -330,12 +330,15 @@ func (s *Scenario) buildDoc() *yaml.Node {
 	if c := clusterNode(s.Cluster); c != nil {
 		add("cluster", c)
 	}
-	if len(s.Objects) > 0 {
+	if objects := s.writtenObjects(); len(objects) > 0 {
 		seq := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
-		for _, d := range s.Objects {
+		for _, d := range objects {
 			seq.Content = append(seq.Content, objectNode(d))
 		}
 		add("objects", seq)
+	}
+	if v := variantsNode(s.Variants); v != nil {
+		add("variants", v)
 	}
 	if len(s.Steps) > 0 {
 		seq := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}

@@ -21,6 +21,8 @@ type summary struct {
 	Cluster                  Cluster
 	Objects                  []string
 	Steps                    []string
+	// Variants are each variant's name, patches and objects (variants_test.go).
+	Variants []string
 }
 
 func objectsJSON(docs []manifest.Doc) []string {
@@ -44,6 +46,7 @@ func summarize(s *Scenario) summary {
 		}{st.At, st.Action(), objectsJSON(st.Apply), st.ExpectError})
 		sum.Steps = append(sum.Steps, string(b))
 	}
+	sum.Variants = variantsSummary(s)
 	return sum
 }
 

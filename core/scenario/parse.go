@@ -52,6 +52,7 @@ type rawScenario struct {
 	Cluster     *rawCluster  `json:"cluster"`
 	Objects     []*yaml.Node `json:"objects"`
 	Steps       []rawStep    `json:"steps"`
+	Variants    []rawVariant `json:"variants"`
 }
 
 type rawCluster struct {
@@ -372,8 +373,10 @@ func parseScenario(doc *yaml.Node, file string, cols *columns) (*Scenario, Probl
 		s.Seed = *raw.Seed
 	}
 	s.Cluster = p.cluster(raw.Cluster)
+	before := len(p.probs.Errors())
 	s.Objects = p.objects(raw.Objects)
 	p.checkReplicas(s.Objects, "the objects ask for")
+	p.selectVariants(s, raw.Variants, len(p.probs.Errors()) == before)
 	for _, n := range s.Cluster.Nodes {
 		p.nodes[n.Name] = true
 	}

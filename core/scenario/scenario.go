@@ -42,8 +42,11 @@ type Scenario struct {
 	// Duration is how long to simulate: as written, or 60s after the last step.
 	Duration time.Duration
 	Cluster  Cluster
-	// Objects are applied at t=0, in order.
+	// Objects are applied at t=0, in order: when the scenario has
+	// variants, those of the selected one (see variants.go).
 	Objects []manifest.Doc
+	// Variants are the scenario's what-ifs, in file order; nil for none.
+	Variants []Variant
 	// Steps are sorted by At, in file order within a second.
 	Steps []Step
 	// Notes are the notes of parsing (such as dropped server-set fields).
@@ -55,6 +58,10 @@ type Scenario struct {
 	srcSteps []time.Duration
 	// durationSet records that the file sets duration.
 	durationSet bool
+	// selected is the index of the variant Objects are from; base holds the
+	// objects as written, before any patch.
+	selected int
+	base     []manifest.Doc
 }
 
 // Cluster is the simulated cluster.

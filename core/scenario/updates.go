@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"slices"
 	"strings"
 
 	"converge/core/api"
@@ -19,13 +20,34 @@ import (
 //
 // A step with expectError is meant to fail: it is neither checked nor
 // counted as applied. A kubectl delete step forgets what it deletes, so
-// that a later apply creates the object anew.
+// that a later apply creates the object anew. With variants, the steps are
+// checked against each variant's objects too; a problem only a variant has
+// says so ("in variant "recreate": ...").
 func (p *parser) checkUpdates(s *Scenario) {
+	written := updateProblems(s.writtenObjects(), s.Steps)
+	p.probs = append(p.probs, written...)
+	// A variant's objects may make a step fail that the file's do not.
+	for _, v := range s.Variants {
+		if len(v.Patches) == 0 {
+			continue
+		}
+		for _, pr := range updateProblems(v.Objects, s.Steps) {
+			if !slices.Contains(written, pr) {
+				pr.Message = variantPrefix(v) + pr.Message
+				p.probs = append(p.probs, pr)
+			}
+		}
+	}
+}
+
+// updateProblems checks the apply steps against objects (see checkUpdates).
+func updateProblems(objects []manifest.Doc, steps []Step) Problems {
+	var probs Problems
 	last := map[string]api.Object{}
-	for _, d := range s.Objects {
+	for _, d := range objects {
 		last[objectKey(d.Object)] = defaulted(d.Object)
 	}
-	for _, st := range s.Steps {
+	for _, st := range steps {
 		switch {
 		case st.ExpectError != "":
 		case st.Kubectl != "":
@@ -34,12 +56,13 @@ func (p *parser) checkUpdates(s *Scenario) {
 			for _, d := range st.Apply {
 				k, obj := objectKey(d.Object), defaulted(d.Object)
 				if old, ok := last[k]; ok {
-					p.probs = append(p.probs, manifest.PlaceErrors(d, obj, validation.ValidateObject(obj, old))...)
+					probs = append(probs, manifest.PlaceErrors(d, obj, validation.ValidateObject(obj, old))...)
 				}
 				last[k] = obj
 			}
 		}
 	}
+	return probs
 }
 
 // objectKey is KIND/NAME.

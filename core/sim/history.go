@@ -2,7 +2,6 @@ package sim
 
 import (
 	"converge/core/api"
-	"converge/core/controller/deployment"
 )
 
 // Sample is the per-second summary the page charts and the scrubber's
@@ -15,7 +14,8 @@ type Sample struct {
 	Markers     []Marker           `json:"markers,omitempty"`
 }
 
-// DeploymentSample is one Deployment's replica counts at a second.
+// DeploymentSample is one Deployment's replica counts at a second, and
+// what its rollout does (see rollout.go).
 type DeploymentSample struct {
 	Name       string `json:"name"`
 	Desired    int32  `json:"desired"`
@@ -25,6 +25,28 @@ type DeploymentSample struct {
 	Total      int32  `json:"total"`
 	MaxSurge   int32  `json:"maxSurge"`       // resolved surge budget: total may reach desired + maxSurge
 	MaxUnavail int32  `json:"maxUnavailable"` // resolved: available may drop to desired - maxUnavailable
+	// SpecReplicas is the sum of its ReplicaSets' .spec.replicas: the pods
+	// they want, the capacity paid for.
+	SpecReplicas int32 `json:"specReplicas"`
+	// Pods counts its ReplicaSets' pods that exist, Terminating included.
+	Pods int32 `json:"pods"`
+	// Created counts its ReplicaSets' pods created in this second.
+	Created int32 `json:"created,omitempty"`
+	// Revision is its revision annotation.
+	Revision string `json:"revision,omitempty"`
+	// Complete is set when the Deployment has rolled out, as `kubectl
+	// rollout status` says it (see Complete).
+	Complete bool `json:"complete"`
+	// Rollout is what a Deployment that is not complete waits for; nil
+	// when it is complete.
+	Rollout *RolloutSample `json:"rollout,omitempty"`
+
+	// UID, Generation and Template identify the Deployment and its pod
+	// template (the pod-template-hash of .spec.template), to tell a
+	// template change from one second to the next.
+	UID        string `json:"-"`
+	Generation int64  `json:"-"`
+	Template   string `json:"-"`
 }
 
 // ServiceSample is one Service's requests in a second.
@@ -42,12 +64,11 @@ type Marker struct {
 
 func (s *Sim) record(st *state) {
 	smp := Sample{T: st.t}
-	for _, d := range st.store.Deployments() {
-		ds := DeploymentSample{Name: d.Name, Desired: api.Deref(d.Spec.Replicas, 1), Updated: d.Status.UpdatedReplicas,
-			Ready: d.Status.ReadyReplicas, Available: d.Status.AvailableReplicas, Total: d.Status.Replicas}
-		ds.MaxSurge, ds.MaxUnavail = deployment.MaxSurge(d), deployment.MaxUnavailable(d)
-		smp.Deployments = append(smp.Deployments, ds)
+	var prev []DeploymentSample
+	if st.t > 0 && int64(len(s.samples)) >= st.t {
+		prev = s.samples[st.t-1].Deployments
 	}
+	smp.Deployments = deploymentSamples(st, prev)
 	for _, tr := range st.tick.Traffic {
 		smp.Services = append(smp.Services, ServiceSample{Name: tr.Service, Requests: tr.Requests, Succeeded: tr.Succeeded})
 	}

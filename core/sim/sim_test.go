@@ -60,7 +60,8 @@ func trace(t testing.TB, scn *scenario.Scenario, opts Options) []byte {
 }
 
 // TestShippedScenariosHoldTheirExpectations runs every scenario of the
-// library to its end: each must parse and every step must hold.
+// library to its end: each must parse and every step must hold, in each of
+// its variants when it has some.
 func TestShippedScenariosHoldTheirExpectations(t *testing.T) {
 	t.Parallel()
 	files, err := fs.Glob(scenarios.FS, "*.yaml")
@@ -72,25 +73,40 @@ func TestShippedScenariosHoldTheirExpectations(t *testing.T) {
 			scn := load(t, scenarios.FS, f)
 			assert.NotEmpty(t, scn.Title, "every scenario has a title")
 			assert.NotEmpty(t, scn.Description, "every scenario says what to watch for")
-			s, err := New(scn, Options{})
-			require.NoError(t, err)
-			expects := 0
-			check := func() {
-				for _, r := range s.Tick().Steps {
-					if r.Expect {
-						expects++
+			runs := []*scenario.Scenario{scn}
+			for _, name := range scn.VariantNames()[min(1, len(scn.Variants)):] {
+				v, err := scn.WithVariant(name)
+				require.NoError(t, err)
+				runs = append(runs, v)
+			}
+			for _, scn := range runs {
+				s, err := New(scn, Options{})
+				require.NoError(t, err)
+				expects := 0
+				check := func() {
+					for _, r := range s.Tick().Steps {
+						if r.Expect {
+							expects++
+						}
+						assert.True(t, r.OK, "%sat %s: %s: %s", variantText(scn), r.At, r.Action, r.Error)
 					}
-					assert.True(t, r.OK, "at %s: %s: %s", r.At, r.Action, r.Error)
 				}
-			}
-			check()
-			for s.T() < int64(scn.Duration.Seconds()) {
-				s.Step(1)
 				check()
+				for s.T() < int64(scn.Duration.Seconds()) {
+					s.Step(1)
+					check()
+				}
+				assert.Positive(t, expects, "every scenario checks itself with expect steps")
 			}
-			assert.Positive(t, expects, "every scenario checks itself with expect steps")
 		})
 	}
+}
+
+func variantText(scn *scenario.Scenario) string {
+	if v := scn.Selected(); v != "" {
+		return "variant " + v + ": "
+	}
+	return ""
 }
 
 // traceChild names the environment variable that makes TestTraceIsByteIdentical

@@ -20,6 +20,7 @@ import (
 //	/?scenario=NAME            a built-in one
 //	&t=SECONDS                 open at that time
 //	&embed=1                   the compact embed view
+//	&compare=1                 the Compare view (a scenario with variants has it anyway)
 //
 // Parameters may sit in the query or in the fragment (`#s=SHARE&t=30`); the
 // fragment's win.
@@ -32,6 +33,7 @@ type Address struct {
 	Scenario string
 	T        string
 	Embed    bool
+	Compare  bool
 }
 
 // ParseAddress reads an address. It never fails: what it cannot read it
@@ -57,6 +59,9 @@ func ParseAddress(href string) Address {
 		}
 		if v, ok := q["embed"]; ok {
 			a.Embed = v[0] == "" || v[0] == "1" || v[0] == "true"
+		}
+		if v, ok := q["compare"]; ok {
+			a.Compare = v[0] == "" || v[0] == "1" || v[0] == "true"
 		}
 	}
 	return a
@@ -141,6 +146,9 @@ type Open struct {
 	T int64
 	// Embed is the compact view (&embed=1).
 	Embed bool
+	// Compare is the Compare view asked for (&compare=1); a scenario with
+	// variants is shown compared anyway.
+	Compare bool
 	// Error is the message the page shows when the address asked for
 	// something that cannot be opened: a corrupt or too large share, a
 	// shared scenario that is invalid, an unknown built-in name, a bad t.
@@ -164,7 +172,7 @@ func Decide(href string, lib *Library) Open {
 // DecideAddress is Decide for an address already read (a <converge-sim>'s
 // attributes).
 func DecideAddress(a Address, lib *Library) Open {
-	o := Open{Embed: a.Embed}
+	o := Open{Embed: a.Embed, Compare: a.Compare}
 	var problem string
 	switch {
 	case a.HasShare && a.ShareErr != nil:
@@ -290,9 +298,13 @@ type OpenResult struct {
 	Name  string `json:"name"`
 	T     int64  `json:"t"`
 	Embed bool   `json:"embed"`
+	// Compare is whether the Compare view shows it: asked for, or a
+	// scenario with variants.
+	Compare bool `json:"compare"`
 }
 
 // Result is o as the JS API reports it.
 func (o Open) Result() OpenResult {
-	return OpenResult{OK: o.Error == "", Error: o.Error, Name: o.Name, T: o.T, Embed: o.Embed}
+	return OpenResult{OK: o.Error == "", Error: o.Error, Name: o.Name, T: o.T, Embed: o.Embed,
+		Compare: o.Compare || (o.Sim != nil && len(o.Sim.Scenario().Variants) > 0)}
 }

@@ -70,6 +70,9 @@ func TestParseAddress(t *testing.T) {
 			want: Address{Scenario: "alpha", T: "30", Embed: true}},
 		{name: "embed without a value", href: "/?embed", want: Address{Embed: true}},
 		{name: "embed=0 is off", href: "/?embed=0", want: Address{}},
+		{name: "compare", href: "/?scenario=a&compare=1", want: Address{Scenario: "a", Compare: true}},
+		{name: "compare without a value, in the fragment", href: "/#s=x&compare", want: Address{Share: "x", HasShare: true, Compare: true}},
+		{name: "compare=0 is off", href: "/?compare=0", want: Address{}},
 		{name: "the fragment wins over the query", href: "/?t=5&scenario=a#s=x&t=9",
 			want: Address{Share: "x", HasShare: true, Scenario: "a", T: "9"}},
 		{name: "a bad escape in the path does not matter", href: "http://h/%zz?scenario=a", want: Address{Scenario: "a"}},
@@ -214,6 +217,28 @@ func TestShareOfLink(t *testing.T) {
 			}
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, got)
+		})
+	}
+}
+
+func TestOpenResultSaysCompare(t *testing.T) {
+	t.Parallel()
+	variants := "name: two\nobjects:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: c}, data: {k: a}}\n" +
+		"variants:\n- name: a\n- name: b\n  patch:\n    configmap/c: {data: {k: b}}\n"
+	tests := []struct {
+		name, href string
+		want       bool
+	}{
+		{name: "a scenario without variants", href: "/?scenario=beta", want: false},
+		{name: "asked for", href: "/?scenario=beta&compare=1", want: true},
+		{name: "a shared scenario with variants", href: "/#s=" + share(t, variants), want: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			o := Decide(tc.href, testLibrary())
+			require.Empty(t, o.Error)
+			assert.Equal(t, tc.want, o.Result().Compare)
 		})
 	}
 }
