@@ -91,7 +91,7 @@ func TestUICompareView(t *testing.T) {
 	p.shot(t, "compare-30s", true)
 
 	// One clock: stepping through the timeline moves every variant.
-	evalJS[bool](t, p, `(document.querySelector(".cv-timeline button[aria-label^='Step one']").click(), true)`)
+	evalJS[bool](t, p, `(document.querySelector(".cv-timeline .cv-step").click(), true)`)
 	p.waitFor(t, `converge.time() === 31 && document.querySelector(".cv-outcomes caption").textContent.includes("at 31s")`)
 
 	// At the end the table is `converge compare`'s.

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -52,8 +53,15 @@ func openUI(t testing.TB, srv *served, path string, width, height int64, scheme 
 	p.emulate(t, width, height, scheme)
 	p.waitReady(t)
 	p.waitFor(t, uiReady)
+	if m := addressTime.FindStringSubmatch(path); m != nil {
+		// The page reaches its &t= in slices (seekAsync): wait for it to land.
+		p.waitFor(t, "converge.time() === "+m[1])
+	}
 	return p
 }
+
+// addressTime finds an address's t= second.
+var addressTime = regexp.MustCompile(`[?&#]t=([0-9]+)\b`)
 
 // emulate sets the viewport and prefers-color-scheme.
 func (p *page) emulate(t testing.TB, width, height int64, scheme string) {
