@@ -56,9 +56,15 @@ func Pack(b []byte, gap int) ([]byte, error) {
 		merged = append(merged, Segment{Addr: start, Data: data})
 		i = j
 	}
+	return withSegments(b, m, merged)
+}
+
+// withSegments returns b, which Parse read into m, with its data section
+// holding segs instead.
+func withSegments(b []byte, m *Module, segs []Segment) ([]byte, error) {
 	var sec bytes.Buffer
-	sec.Write(uleb(uint64(len(merged))))
-	for _, s := range merged {
+	sec.Write(uleb(uint64(len(segs))))
+	for _, s := range segs {
 		if s.Addr > 1<<31-1 {
 			return nil, fmt.Errorf("data segment at %#x: beyond an i32 offset", s.Addr)
 		}

@@ -1,9 +1,10 @@
 // Command wasmdist turns the Go linker's wasm into what `converge serve`
 // embeds and serves: the wasm with its data segments packed
-// (wasmfile.Pack), and beside it NAME.gz and NAME.br, precompressed
+// (wasmfile.Pack) and without the file and line numbers of its code
+// (wasmfile.StripLines; -lines keeps them), and beside it NAME.gz and NAME.br, precompressed
 // (package precompress). `make build` runs it after go build:
 //
-//	go run ./tools/wasmdist [-brotli 6] IN.wasm OUT.wasm
+//	go run ./tools/wasmdist [-brotli 6] [-lines] IN.wasm OUT.wasm
 //
 // OUT.wasm is rewritten only when its bytes change, and the compressed
 // files only then or when one is missing, so that an unchanged build stays
@@ -32,16 +33,22 @@ func main() {
 func run(args []string) error {
 	fs := flag.NewFlagSet("wasmdist", flag.ContinueOnError)
 	quality := fs.Int("brotli", precompress.FastBrotli, "brotli quality of OUT.wasm.br (0-11)")
+	lines := fs.Bool("lines", false, "keep the file and line numbers of the code (wasmfile.StripLines removes them)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() != 2 {
-		return errors.New("usage: wasmdist [-brotli Q] IN.wasm OUT.wasm")
+		return errors.New("usage: wasmdist [-brotli Q] [-lines] IN.wasm OUT.wasm")
 	}
 	in, out := fs.Arg(0), fs.Arg(1)
 	raw, err := os.ReadFile(in)
 	if err != nil {
 		return err
+	}
+	if !*lines {
+		if raw, _, err = wasmfile.StripLines(raw); err != nil {
+			return fmt.Errorf("%s: %w", in, err)
+		}
 	}
 	packed, err := wasmfile.Pack(raw, wasmfile.PackGap)
 	if err != nil {

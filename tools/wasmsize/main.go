@@ -2,8 +2,9 @@
 // of each Go package (raw, gzip -9 and brotli, each package's function
 // bodies compressed on their own), the data (the pclntab's tables, the type
 // descriptors, the variables and the rest of the read-only data), and the
-// totals of the file as served (without its custom sections and with its
-// data segments packed, as `make build` serves it). `make size` runs it
+// totals of the file as served (without its custom sections, without its
+// file and line numbers and with its data segments packed, as `make build`
+// serves it). `make size` runs it
 // (docs/performance.md).
 //
 //	GOOS=js GOARCH=wasm go build -trimpath -o /tmp/converge.wasm ./wasm
@@ -48,6 +49,7 @@ func run(args []string, out io.Writer) error {
 	pkg := fs.String("pkg", "./wasm", "the main package the wasm was built from (for go list -deps)")
 	modfile := fs.String("modfile", "", "the go.mod the wasm was built with, if not the module's (go list -modfile)")
 	budget := fs.String("budget", "", "fail when the served file's brotli size is over this (e.g. 1.5MiB)")
+	lines := fs.Bool("lines", false, "measure the wasm with its file and line numbers (as tools/wasmdist -lines serves it)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -61,6 +63,11 @@ func run(args []string, out io.Writer) error {
 	data, err := os.ReadFile(fs.Arg(0))
 	if err != nil {
 		return err
+	}
+	if !*lines {
+		if data, _, err = wasmfile.StripLines(data); err != nil {
+			return err
+		}
 	}
 	m, err := wasmfile.Parse(data)
 	if err != nil {
