@@ -47,12 +47,11 @@ func newSteps(a *app) *stepsPanel {
 		return it
 	}, func(it *stepItem) *node { return it.el })
 	a.ls.on(list, "click", func(ev dom.Event) {
-		t := ev.Target()
-		if v, err := strconv.ParseInt(t.GetAttribute("data-t"), 10, 64); err == nil {
+		if v, err := strconv.ParseInt(targetAttr(ev, "data-t"), 10, 64); err == nil {
 			a.seek(v)
 			return
 		}
-		if i, err := strconv.Atoi(t.GetAttribute("data-remove")); err == nil && i >= 0 && i < len(p.log) {
+		if i, err := strconv.Atoi(targetAttr(ev, "data-remove")); err == nil && i >= 0 && i < len(p.log) {
 			a.removeStep(p.log[i])
 		}
 	})

@@ -81,7 +81,7 @@ func newEmbed(a *app) *embedPart {
 	a.ls.on(e.btn, "click", func(dom.Event) { a.embedClicked(e.panel.hidden) })
 	a.ls.on(e.close, "click", func(dom.Event) { a.embedClicked(false) })
 	a.ls.on(e.codes, "click", func(ev dom.Event) {
-		switch ev.Target().GetAttribute("data-copy") {
+		switch targetAttr(ev, "data-copy") {
 		case "element":
 			a.copySnippet(e.element)
 		case "iframe":

@@ -80,8 +80,7 @@ func newSaved(a *app) *savedPanel {
 	})
 	a.ls.on(p.download, "click", func(dom.Event) { a.download("yaml") })
 	a.ls.on(p.list, "click", func(ev dom.Event) {
-		t := ev.Target()
-		p.act(a, t.GetAttribute("data-act"), t.GetAttribute("data-name"))
+		p.act(a, targetAttr(ev, "data-act"), targetAttr(ev, "data-name"))
 	})
 	a.ls.on(p.list, "keydown", func(ev dom.Event) {
 		e := ev.Underlying()

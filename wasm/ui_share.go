@@ -74,14 +74,14 @@ func newShare(a *app) *sharePart {
 	wrap := s.menu
 	a.ls.on(s.menuBtn, "click", func(dom.Event) { s.hideMenu(!s.menu.hidden) })
 	a.ls.on(s.menu, "click", func(ev dom.Event) {
-		if k := ev.Target().GetAttribute("data-download"); k != "" {
+		if k := targetAttr(ev, "data-download"); k != "" {
 			s.hideMenu(true)
 			a.download(k)
 		}
 	})
 	// A click elsewhere, or Escape, closes the menu.
 	a.ls.on(dom.GetWindow().Document(), "click", func(ev dom.Event) {
-		t := ev.Target().Underlying()
+		t := ev.Underlying().Get("target")
 		if !s.menu.hidden && !wrap.Value.Call("contains", t).Bool() && !s.menuBtn.Value.Call("contains", t).Bool() {
 			s.hideMenu(true)
 		}
