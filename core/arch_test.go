@@ -155,3 +155,31 @@ func TestSourcesCiteOnlyTheRepository(t *testing.T) {
 	require.NoError(t, err)
 	assert.Greater(t, checked, 100, "the walk found the repository's files")
 }
+
+// The page never calls dom/v2's wrappers that pick a Go type per element
+// or event (Event.Target, WrapElement, WrapNode, WrapEvent, ...): each one
+// links every element type of the package with its methods into the wasm,
+// about 900 KB raw (docs/performance.md). Read the JS value instead, as
+// wasm/render_dom.go's targetAttr does.
+func TestPageUsesNoDOMTypeWrappers(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob("../wasm/*.go")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	wrappers := regexp.MustCompile(`\.Target\(\)|\.CurrentTarget\(\)|\.RelatedTarget\(\)|dom\.Wrap[A-Z]\w*\(|\.(ActiveElement|ParentElement|FirstElementChild|QuerySelector|GetElementByID|Body)\(`)
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		require.NoError(t, err)
+		for i, line := range strings.Split(string(src), "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), "//") {
+				continue
+			}
+			if m := wrappers.FindString(line); m != "" {
+				assert.Fail(t, "a dom/v2 type wrapper", "%s:%d: %s links every element type into the wasm: %s", f, i+1, m, strings.TrimSpace(line))
+			}
+		}
+	}
+}
