@@ -16,16 +16,20 @@ type LineStats struct {
 	FreedBytes int // bytes of the pc-value tables zeroed: file, line and inlining tables
 	FileTab    int // bytes of the file and compilation-unit tables zeroed
 	InlTree    int // bytes of inlining trees zeroed
+	ArgInfo    int // bytes of argument info zeroed
 }
 
 // Go's pcdata index and funcdata index of the inlining tree
 // (internal/abi.PCDATA_InlTreeIndex, FUNCDATA_InlTree), and the size of
 // one of the tree's entries (runtime/symtabinl.go, inlinedCall).
 const (
-	pcdataInlTreeIndex = 2
-	funcdataInlTree    = 3
-	sizeofInlinedCall  = 16
-	noFuncdata         = ^uint32(0)
+	pcdataInlTreeIndex  = 2
+	pcdataArgLiveIndex  = 3
+	funcdataInlTree     = 3
+	funcdataArgInfo     = 5
+	funcdataArgLiveInfo = 6
+	sizeofInlinedCall   = 16
+	noFuncdata          = ^uint32(0)
 )
 
 // sizeofFunc is the fixed part of the runtime's _func record
@@ -33,21 +37,24 @@ const (
 // and nfuncdata; the pcdata and funcdata offsets follow it.
 const sizeofFunc = 44
 
-// StripLines returns b, a wasm built by Go 1.26, without the file and line
-// numbers of its code: in every function record of the runtime's pclntab
-// the file and line tables and the inlining index are set to "none", the
-// pc-value tables that only they used are zeroed and the others moved
-// together, and the file and compilation-unit tables are zeroed. What
-// the runtime needs to run (stack deltas, stack maps, safe points,
-// argument liveness, function names) is kept byte for byte: only a
-// traceback changes, which names its functions with "?:0" for the file
-// and line and without the frames the compiler inlined. Zeros then take
-// no room once Pack leaves long runs of them out (docs/performance.md has
-// the sizes).
+// StripLines returns b, a wasm built by Go 1.26, without what only a
+// traceback reads: in every function record of the runtime's pclntab the
+// file and line tables, the inlining index and the arguments' liveness
+// index are set to "none", the pc-value tables that only they used are
+// zeroed and the others moved together; the inlining trees and the
+// argument info the records pointed to, and the file and compilation-unit
+// tables, are zeroed. What the runtime needs to run (stack deltas, stack
+// maps, stack objects, safe points, open-coded defers, function names) is
+// kept byte for byte. A traceback then names its functions with "?:0" for
+// the file and line, without their arguments' values and without the
+// frames the compiler inlined; runtime.Caller has no file or line. Zeros
+// take no room once Pack leaves long runs of them out (docs/performance.md
+// has the sizes).
 //
 // It checks the layout it rewrites (the pclntab's header, the function
-// table's order, every table ending inside the pc-value tables) and
-// returns an error rather than a wasm it did not understand.
+// table's order, every table ending inside the pc-value tables, no kept
+// funcdata sharing bytes with what it zeroes) and returns an error rather
+// than a wasm it did not understand.
 func StripLines(b []byte) ([]byte, LineStats, error) {
 	var st LineStats
 	m, err := Parse(b)
@@ -94,6 +101,14 @@ func StripLines(b []byte) ([]byte, LineStats, error) {
 	type field struct{ off int } // offset in records of a uint32 naming a table
 	var keepFields, dropFields []field
 	var prevEntry uint32
+	// zeroed are the parts of gofunc to zero: inlining trees and argument
+	// info, which only tracebacks read. funcdataFields and nfuncdatas are
+	// every record's funcdata offsets, to check that none of the funcdata
+	// kept starts inside them (the linker shares identical funcdata).
+	type span struct{ lo, hi uint32 }
+	var zeroed []span
+	var funcdataFields []field
+	var nfuncdatas []int
 	for i := uint64(0); i+1 < ftabLen; i++ {
 		entry := binary.LittleEndian.Uint32(ftab[8*i:])
 		funcoff := uint64(binary.LittleEndian.Uint32(ftab[8*i+4:]))
@@ -117,7 +132,7 @@ func StripLines(b []byte) ([]byte, LineStats, error) {
 		dropFields = append(dropFields, field{o + 20}, field{o + 24})
 		for k := 0; k < int(npcdata); k++ {
 			fo := field{o + sizeofFunc + 4*k}
-			if k == pcdataInlTreeIndex {
+			if k == pcdataInlTreeIndex || k == pcdataArgLiveIndex {
 				dropFields = append(dropFields, fo)
 			} else {
 				keepFields = append(keepFields, fo)
@@ -138,18 +153,54 @@ func StripLines(b []byte) ([]byte, LineStats, error) {
 				}
 				if top >= 0 {
 					n := uint64(top+1) * sizeofInlinedCall
-					t, err := at(gofunc+uint64(tree), n)
-					if err != nil {
+					if _, err := at(gofunc+uint64(tree), n); err != nil {
 						return nil, st, fmt.Errorf("function record %d: inlining tree: %w", i, err)
 					}
-					clear(t)
+					zeroed = append(zeroed, span{tree, tree + uint32(n)})
 					st.InlTree += int(n)
 				}
 				binary.LittleEndian.PutUint32(fd, noFuncdata)
 			}
 		}
+		// The arguments a traceback prints, and their liveness.
+		if nfuncdata > funcdataArgInfo {
+			fd := f[sizeofFunc+4*npcdata+4*funcdataArgInfo:]
+			if info := binary.LittleEndian.Uint32(fd); info != noFuncdata {
+				if _, err := at(gofunc+uint64(info), 1); err != nil {
+					return nil, st, fmt.Errorf("function record %d: argument info: %w", i, err)
+				}
+				n, err := argInfoLen(img[gofunc+uint64(info)-base:])
+				if err != nil {
+					return nil, st, fmt.Errorf("function record %d: %w", i, err)
+				}
+				zeroed = append(zeroed, span{info, info + uint32(n)})
+				st.ArgInfo += n
+				binary.LittleEndian.PutUint32(fd, noFuncdata)
+			}
+		}
+		if nfuncdata > funcdataArgLiveInfo {
+			binary.LittleEndian.PutUint32(f[sizeofFunc+4*npcdata+4*funcdataArgLiveInfo:], noFuncdata)
+		}
+		funcdataFields = append(funcdataFields, field{o + sizeofFunc + 4*int(npcdata)})
+		nfuncdatas = append(nfuncdatas, int(nfuncdata))
 		binary.LittleEndian.PutUint32(f[36:], 0) // startLine
 		st.Funcs++
+	}
+	slices.SortFunc(zeroed, func(a, b span) int { return int(a.lo) - int(b.lo) })
+	for k, fl := range funcdataFields {
+		for j := 0; j < nfuncdatas[k]; j++ {
+			off := binary.LittleEndian.Uint32(records[fl.off+4*j:])
+			if off == noFuncdata {
+				continue
+			}
+			i, _ := slices.BinarySearchFunc(zeroed, off, func(z span, off uint32) int { return int(z.lo) - int(off) })
+			if (i < len(zeroed) && zeroed[i].lo == off) || (i > 0 && off < zeroed[i-1].hi) {
+				return nil, st, fmt.Errorf("funcdata at %#x, which is kept, shares bytes with what only tracebacks read", off)
+			}
+		}
+	}
+	for _, z := range zeroed {
+		clear(img[gofunc+uint64(z.lo)-base : gofunc+uint64(z.hi)-base])
 	}
 	for _, fl := range keepFields {
 		off := binary.LittleEndian.Uint32(records[fl.off:])
@@ -231,6 +282,23 @@ func tableLen(pctab []byte, off uint32) (int, error) {
 		}
 		first = false
 	}
+}
+
+// argInfoLen is the length of a function's argument info (the
+// compiler's emitArgInfo): offset and size pairs and one-byte markers
+// (0xfb to 0xfe), ended by 0xff.
+func argInfoLen(b []byte) (int, error) {
+	for i := 0; i < len(b) && i < 1024; {
+		switch c := b[i]; {
+		case c == 0xff:
+			return i + 1, nil
+		case c >= 0xfb:
+			i++
+		default:
+			i += 2
+		}
+	}
+	return 0, errors.New("argument info without its end")
 }
 
 // tableMax is the largest value of the pc-value table at off.
