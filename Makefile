@@ -25,6 +25,10 @@ WASMFLAGS := $(WASM_BUILDFLAGS) -ldflags='-s -w'
 # browsers that accept br (internal/precompress has the times: 6 takes under a
 # second, 11 half a minute). export-site compresses at 11 itself.
 BROTLI_QUALITY ?= 6
+# Flags of tools/wasmdist and tools/wasmsize: -lines keeps the file and line
+# numbers of the wasm's code, which it otherwise drops (Go's tracebacks in
+# the browser's console then say "?:0"; docs/performance.md).
+WASMDIST_FLAGS ?=
 ADDR ?= 127.0.0.1:8080
 
 # Extra flags for every go test run; .ci/run passes -count=1 so that CI never
@@ -49,14 +53,15 @@ all: build
 build: $(BIN)
 
 # go build decides itself whether anything changed (FORCE; its cache makes an
-# unchanged build take a fraction of a second). tools/wasmdist packs the
-# linker's data segments and writes the wasm, NAME.gz and NAME.br only when
-# the bytes changed (see its doc).
+# unchanged build take a fraction of a second). tools/wasmdist drops what
+# only tracebacks read (file and line numbers; WASMDIST_FLAGS=-lines keeps
+# them), packs the linker's data segments and writes the wasm, NAME.gz and
+# NAME.br only when the bytes changed (see its doc).
 $(WASM): FORCE
 	@mkdir -p $(DIST) bin
 	@$(GO) run ./tools/wasmmod bin/wasm
 	GOOS=js GOARCH=wasm $(GO) build $(WASMFLAGS) -o bin/converge.wasm.linked ./wasm
-	$(GO) run ./tools/wasmdist -brotli $(BROTLI_QUALITY) bin/converge.wasm.linked $@
+	$(GO) run ./tools/wasmdist -brotli $(BROTLI_QUALITY) $(WASMDIST_FLAGS) bin/converge.wasm.linked $@
 
 # wasm_exec.js belongs to the compiler that built the wasm: copy it, never commit it.
 $(DIST)/wasm_exec.js: $(WASM_EXEC_DIR)/wasm_exec.js
@@ -120,7 +125,7 @@ size:
 	@mkdir -p bin
 	@$(GO) run ./tools/wasmmod bin/wasm
 	GOOS=js GOARCH=wasm $(GO) build $(WASM_BUILDFLAGS) -o bin/converge.wasm.named ./wasm
-	$(GO) run ./tools/wasmsize -modfile $(WASM_MOD) -budget $(SIZE_BUDGET) bin/converge.wasm.named
+	$(GO) run ./tools/wasmsize -modfile $(WASM_MOD) -budget $(SIZE_BUDGET) $(WASMDIST_FLAGS) bin/converge.wasm.named
 
 ## k8sdiff: Kubernetes' own Deployment, ReplicaSet and HPA controllers against Converge's on generated cases (tools/k8sdiff, a module of its own; see docs/fidelity.md)
 .PHONY: k8sdiff

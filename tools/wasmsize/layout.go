@@ -64,9 +64,10 @@ type region struct {
 // goRegions finds the parts of a Go program's data through the runtime's
 // moduledata (runtime/symtab.go), which the linker fills in: the
 // pclntab's tables (function names, file names, pc-value tables, function
-// records), the type descriptors, the initialised variables. What lies
-// outside them is the rest of the read-only data: string literals, static
-// tables, embedded files.
+// records), the type descriptors (with the string literals, which the
+// wasm linker places among them), the initialised variables. What lies
+// outside them is the rest of the read-only data: static tables, the
+// functions' stack maps and other funcdata, embedded files.
 func goRegions(m *memory) ([]region, error) {
 	// The pcHeader: Go 1.20's magic, two zero pads, the minimum
 	// instruction size, the pointer size (8 on wasm).
@@ -107,7 +108,9 @@ func goRegions(m *memory) ([]region, error) {
 	add("pclntab: header", hdr, hdr+funcnameOff)
 	add("initialised variables without pointers (noptrdata)", word(24), word(25))
 	add("initialised variables (data)", word(26), word(27))
-	add("type descriptors", word(37), word(38))
+	// On wasm the linker places string literals among the types, so this
+	// region holds both.
+	add("type descriptors and string literals", word(37), word(38))
 	sort.Slice(regions, func(i, j int) bool { return regions[i].lo < regions[j].lo })
 	return regions, nil
 }

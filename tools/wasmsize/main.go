@@ -212,7 +212,7 @@ func dataRows(mem *memory, regions []region, lo, hi uint64) []row {
 			out = append(out, row{name: name, lo: from, hi: to, sizes: sizes{raw: mem.fileBytes(from, to)}})
 		}
 	}
-	const other = "read-only data: strings, tables, embedded files"
+	const other = "read-only data: tables, stack maps, embedded files"
 	for _, reg := range regions {
 		add(other, at, reg.lo)
 		add(reg.name, reg.lo, reg.hi)
