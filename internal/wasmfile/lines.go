@@ -64,7 +64,10 @@ func StripLines(b []byte) ([]byte, LineStats, error) {
 	if len(m.Segments) == 0 {
 		return nil, st, errors.New("no data segments")
 	}
-	base, img := memImage(m.Segments)
+	base, img, err := memImage(m.Segments)
+	if err != nil {
+		return nil, st, err
+	}
 	at := func(addr uint64, n uint64) ([]byte, error) {
 		if addr < base || addr+n > base+uint64(len(img)) || addr+n < addr {
 			return nil, fmt.Errorf("address %#x+%d outside the data", addr, n)
@@ -75,6 +78,7 @@ func StripLines(b []byte) ([]byte, LineStats, error) {
 	if err != nil {
 		return nil, st, err
 	}
+	// findModuledata checked that its words up to gofunc's are in img.
 	word := func(i int) uint64 { return binary.LittleEndian.Uint64(img[md-base+uint64(8*i):]) }
 	pctabAddr, pctabLen := word(10), word(11)
 	pclnAddr, pclnLen := word(13), word(14)
@@ -87,6 +91,9 @@ func StripLines(b []byte) ([]byte, LineStats, error) {
 	records, err := at(pclnAddr, pclnLen)
 	if err != nil {
 		return nil, st, fmt.Errorf("function records: %w", err)
+	}
+	if ftabLen > uint64(len(img))/8 || word(5) > uint64(len(img))/4 {
+		return nil, st, errors.New("function or compilation-unit table longer than the data")
 	}
 	ftab, err := at(ftabAddr, 8*ftabLen)
 	if err != nil {
@@ -326,7 +333,7 @@ func tableMax(pctab []byte, off uint32) (int32, error) {
 // starts at the header plus its funcnameOffset.
 func findModuledata(base uint64, img []byte) (uint64, error) {
 	i := bytes.Index(img, []byte{0xf1, 0xff, 0xff, 0xff, 0, 0, 1, 8})
-	if i < 0 {
+	if i < 0 || i+40 > len(img) {
 		return 0, errors.New("no Go 1.20+ pclntab header")
 	}
 	hdr := base + uint64(i)
@@ -335,26 +342,40 @@ func findModuledata(base uint64, img []byte) (uint64, error) {
 	binary.LittleEndian.PutUint64(want[:], hdr)
 	binary.LittleEndian.PutUint64(want[8:], hdr+funcnameOff)
 	j := bytes.Index(img, want[:])
-	if j < 0 {
+	if j < 0 || j+8*(moduledataWords) > len(img) {
 		return 0, errors.New("no runtime moduledata")
 	}
 	return base + uint64(j), nil
 }
 
 // memImage is the memory the segments initialise, from the lowest address
-// they write to the highest.
-func memImage(segs []Segment) (uint64, []byte) {
+// they write to the highest, at most maxImage bytes.
+func memImage(segs []Segment) (uint64, []byte, error) {
 	lo, hi := segs[0].Addr, segs[0].Addr
 	for _, s := range segs {
+		end := s.Addr + uint64(len(s.Data))
+		if end < s.Addr {
+			return 0, nil, fmt.Errorf("data segment at %#x: past the end of memory", s.Addr)
+		}
 		lo = min(lo, s.Addr)
-		hi = max(hi, s.Addr+uint64(len(s.Data)))
+		hi = max(hi, end)
+	}
+	if hi-lo > maxImage {
+		return 0, nil, fmt.Errorf("data segments span %d bytes: more than the %d a Go wasm's data has", hi-lo, maxImage)
 	}
 	img := make([]byte, hi-lo)
 	for _, s := range segs {
 		copy(img[s.Addr-lo:], s.Data)
 	}
-	return lo, img
+	return lo, img, nil
 }
+
+// maxImage bounds the data StripLines reads (Converge's is about 5 MB).
+const maxImage = 1 << 28
+
+// moduledataWords counts the 8-byte words of the runtime's moduledata that
+// StripLines reads: up to gofunc, the 41st.
+const moduledataWords = 41
 
 // segments cuts img into segments at every run of at least gap zeros, as
 // Go's linker does with 8.

@@ -2,6 +2,7 @@ package wasmfile
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -85,6 +86,25 @@ func TestStripLinesKeepsAProgramRunning(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, trace, "main.go:")
 
+	// A damaged program is refused or stripped, never a panic: bytes of
+	// the data changed at random, in the pclntab most of all.
+	m, err := Parse(raw)
+	require.NoError(t, err)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 120 {
+		bad := bytes.Clone(raw)
+		seg := m.Segments[rng.IntN(len(m.Segments))]
+		if len(seg.Data) == 0 {
+			continue
+		}
+		// Segment data lies in the file at the same offset as in m.
+		off := bytes.Index(raw, seg.Data)
+		for range 1 + rng.IntN(8) {
+			bad[off+rng.IntN(len(seg.Data))] = byte(rng.Uint32())
+		}
+		assert.NotPanics(t, func() { _, _, _ = StripLines(bad) })
+	}
+
 	// Stripping what is stripped changes nothing more.
 	again, st2, err := StripLines(stripped)
 	require.NoError(t, err)
@@ -124,4 +144,17 @@ func TestTableLen(t *testing.T) {
 	assert.ErrorContains(t, err, "past the end")
 	_, err = tableLen([]byte{0, 2, 0x80}, 1)
 	assert.Error(t, err)
+}
+
+func FuzzStripLines(f *testing.F) {
+	f.Add(sample())
+	f.Add(module(dataSection(Segment{16, []byte("\xf1\xff\xff\xff\x00\x00\x01\x08")})))
+	f.Add(module(dataSection(Segment{0, []byte("x")}, Segment{1 << 31, []byte("y")})))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		out, _, err := StripLines(b)
+		if err == nil {
+			_, err = Parse(out)
+			require.NoError(t, err, "StripLines wrote a wasm Parse cannot read")
+		}
+	})
 }
