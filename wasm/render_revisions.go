@@ -129,6 +129,13 @@ func (p *revisionsPanel) render(a *app) {
 		r.created.setText(v.Created)
 		r.ready.setText(v.Replicas)
 		r.back.setHidden(v.Rollback == "")
+		// The current revision has no action: on a phone, where each cell
+		// is a labelled line, its empty ACTION line is left out.
+		if v.Rollback == "" {
+			r.action.setClass("cv-empty")
+		} else {
+			r.action.setClass("")
+		}
 		r.back.setAttr("data-command", v.Rollback)
 		r.back.setText("Roll back to revision " + strconv.FormatInt(v.Revision, 10))
 		r.back.setAttr("title", "kubectl "+v.Rollback)

@@ -158,6 +158,7 @@ func TestUIPhoneTablesStack(t *testing.T) {
 							if (getComputedStyle(td).display === "table-cell") out.push(tab + ": " + describe(td) + " is still a table cell");
 							const label = getComputedStyle(td, "::before").content;
 							if (heads[i] && td.textContent.trim() && !label.includes(heads[i])) out.push(tab + ": " + describe(td) + " is not labelled " + heads[i] + " (" + label + ")");
+							if (heads[i] && getComputedStyle(td).display !== "none" && !td.innerText.trim()) out.push(tab + ": " + describe(td) + " is a label " + heads[i] + " with nothing after it");
 						});
 					}
 				}
