@@ -154,8 +154,8 @@ func recordStep(r *controller.SyncRecord) string {
 
 var stateRank = map[string]int{"acting": 0, "waiting": 1, "in-sync": 2}
 
-// fillRow picks the row's record: a step beats a wait beats in sync, and
-// among equals the focus Deployment's objects come first, then record order.
+// fillRow picks the row's record (better), the first in record order among
+// equals.
 func fillRow(row *LoopRow, recs []controller.SyncRecord, focus, idle string) {
 	if len(recs) == 0 {
 		row.State, row.Step = "in-sync", "in sync"
@@ -184,12 +184,32 @@ func fillRow(row *LoopRow, recs []controller.SyncRecord, focus, idle string) {
 	}
 }
 
+// better reports whether a makes a better row than b: a step beats a wait
+// beats in sync; among equals the focus Deployment's objects come first;
+// among objects in sync, the one that holds the most (the kubelet of the
+// node with the most pods rather than an empty node's, the ReplicaSet with
+// the pods rather than an old one at 0), by the count its Observed starts
+// with.
 func better(a, b *controller.SyncRecord, focus string) bool {
 	ra, rb := stateRank[recordState(a)], stateRank[recordState(b)]
 	if ra != rb {
 		return ra < rb
 	}
-	return aboutFocus(a.Object, focus) && !aboutFocus(b.Object, focus)
+	fa, fb := aboutFocus(a.Object, focus), aboutFocus(b.Object, focus)
+	if fa != fb {
+		return fa
+	}
+	return recordState(a) == "in-sync" && leadingCount(a.Observed) > leadingCount(b.Observed)
+}
+
+// leadingCount is the number an Observed text starts with ("4 pods: 4
+// running"), 0 when it starts with none.
+func leadingCount(s string) int {
+	n := 0
+	for i := 0; i < len(s) && s[i] >= '0' && s[i] <= '9' && n < 1e8; i++ {
+		n = n*10 + int(s[i]-'0')
+	}
+	return n
 }
 
 // aboutFocus reports whether obj is the focus Deployment or one of its

@@ -88,6 +88,27 @@ func TestLoopRowPrefersActionsThenTheFocus(t *testing.T) {
 	require.Len(t, row.Items, 1)
 	assert.Equal(t, "replicaset/api-2", row.Items[0].Object)
 
+	// Among objects in sync, the one holding the most: not an empty
+	// node's kubelet, not an old ReplicaSet at 0.
+	row = LoopRow{}
+	fillRow(&row, []controller.SyncRecord{
+		{Object: "node/node-1", Observed: "0 pods", InSync: true},
+		{Object: "node/node-2", Observed: "12 pods: 12 running", InSync: true},
+		{Object: "node/node-3", Observed: "3 pods: 3 running", InSync: true},
+		{Object: "node/node-4", Observed: "12 pods: 11 running, 1 starting", InSync: true},
+	}, "", "no node runs pods")
+	assert.Equal(t, "node/node-2", row.Object, "the first of the busiest")
+	assert.Equal(t, "in sync: 12 pods: 12 running", row.Step)
+	row = LoopRow{}
+	fillRow(&row, []controller.SyncRecord{
+		{Object: "replicaset/api-1", Observed: "5 pods (5 ready)", InSync: true},
+		{Object: "replicaset/web-old", Observed: "0 pods", InSync: true},
+		{Object: "replicaset/web-new", Observed: "3 pods (3 ready)", InSync: true},
+	}, "web", "idle")
+	assert.Equal(t, "replicaset/web-new", row.Object, "the focus still comes first")
+	assert.Zero(t, leadingCount("Ready, last heartbeat 10s ago"))
+	assert.Equal(t, 100, leadingCount("100 pods"))
+
 	row = LoopRow{}
 	fillRow(&row, recs[:1], "", "idle")
 	assert.Equal(t, "in-sync", row.State)
