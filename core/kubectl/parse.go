@@ -3,6 +3,7 @@ package kubectl
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -227,9 +228,21 @@ func groupError(spec *cmdSpec, args []string) *ParseError {
 // Levenshtein distance 2 of the typed word (ignoring case, and without
 // transpositions, as cobra counts), or that start with it.
 func suggestions(typed string) []string {
+	// kubectl's own commands, the ones the subset leaves out too: kubectl
+	// suggests logs for "log".
+	names := make([]string, 0, len(commands)+len(notSimulated))
+	for _, c := range commands {
+		names = append(names, c.path[0])
+	}
+	for name := range notSimulated {
+		names = append(names, name)
+	}
+	sort.Strings(names)
 	var found []string
-	for _, c := range sortedCommands() {
-		name := c.path[0]
+	for i, name := range names {
+		if i > 0 && name == names[i-1] {
+			continue
+		}
 		if spell.Distance(strings.ToLower(typed), strings.ToLower(name), spell.Options{}) <= 2 || strings.HasPrefix(name, strings.ToLower(typed)) {
 			found = append(found, name)
 		}

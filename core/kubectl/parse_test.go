@@ -63,7 +63,12 @@ func TestParseErrorsAreKubectlTexts(t *testing.T) {
 			`error: "kubectl port-forward" is a kubectl command that Converge does not simulate: the simulated cluster has no network to forward from`},
 		{"top is not simulated", "top pods",
 			`error: "kubectl top" is a kubectl command that Converge does not simulate: the simulated cluster has no metrics server`},
-		{"a typo near logs stays a typo", "lgos web", `error: unknown command "lgos" for "kubectl"`},
+		// A typo near a command the subset leaves out is still a typo, and
+		// kubectl suggests the command all the same (cobra's distance 2, or
+		// a prefix).
+		{"a typo near logs stays a typo", "lgos web", "error: unknown command \"lgos\" for \"kubectl\"\n\nDid you mean this?\n\tlogs\n"},
+		{"a prefix of logs", "log web", "error: unknown command \"log\" for \"kubectl\"\n\nDid you mean this?\n\tlogs\n\ttop\n"},
+		{"suggestions mix simulated and left-out commands", "st", "error: unknown command \"st\" for \"kubectl\"\n\nDid you mean this?\n\tcp\n\tget\n\tset\n"},
 		{"unknown flag", "scale deployment/web --replicas=0 --selector-typo",
 			"error: unknown flag: --selector-typo\nSee 'kubectl scale --help' for usage."},
 		{"unknown shorthand", "get pods -x", "error: unknown shorthand flag: 'x' in -x\nSee 'kubectl get --help' for usage."},
