@@ -132,7 +132,7 @@ func (p *revisionsPanel) render(a *app) {
 		// The current revision has no action: on a phone, where each cell
 		// is a labelled line, its empty ACTION line is left out.
 		if v.Rollback == "" {
-			r.action.setClass("cv-empty")
+			r.action.setClass("cv-no-action")
 		} else {
 			r.action.setClass("")
 		}

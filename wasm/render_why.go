@@ -37,7 +37,7 @@ func newWhy(a *app) *whyPart {
 	w.el.setAttr("aria-labelledby", "cv-why-title-"+itoa(a.inst.ID))
 	w.title = d.el("h2", "cv-why-title", "Why is it waiting?")
 	w.title.SetID("cv-why-title-" + itoa(a.inst.ID))
-	w.empty = d.el("p", "cv-muted", "No Deployment yet: create one in the console or the editor.")
+	w.empty = d.el("p", "cv-muted")
 	list := d.el("div", "cv-why-lines")
 	list.setAttr("aria-live", "polite")
 	rej := d.el("div", "cv-why-rejected")
@@ -85,6 +85,9 @@ func (w *whyPart) render(a *app) {
 		l.msg.setText(r.Message)
 	})
 	w.empty.setHidden(len(lines) > 0 || len(rej) > 0)
+	if len(lines) == 0 && len(rej) == 0 {
+		w.empty.setText(view.NoDeployment(a.inst.Sim, a.opts.Embed))
+	}
 	keys := make([]string, len(lines))
 	for i, l := range lines {
 		keys[i] = l.Key

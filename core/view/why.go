@@ -269,3 +269,39 @@ func actedText(s *sim.Sim, name string) string {
 	}
 	return "This second it took a step: " + strings.Join(out, "; ") + "."
 }
+
+// NoDeployment is what the why-lines say when there is no Deployment at
+// the current second: none yet, or the ones the scenario had were deleted
+// (named, with the second they were gone at). The page adds where to
+// create one; embed says so without it, as an embedded demo has neither
+// console nor editor.
+func NoDeployment(s *sim.Sim, embed bool) string {
+	where := ": create one in the console or the editor."
+	if embed {
+		where = "."
+	}
+	samples, now := s.History(), s.T()
+	for i := min(int64(len(samples))-1, now); i >= 0; i-- {
+		ds := samples[i].Deployments
+		if len(ds) == 0 {
+			continue
+		}
+		if i == now {
+			break // the store has none, but the second's sample does
+		}
+		names := make([]string, len(ds))
+		for k, d := range ds {
+			names[k] = "deployment/" + d.Name
+		}
+		verb := "was"
+		if len(names) > 1 {
+			verb = "were"
+		}
+		gone := now
+		if i+1 < int64(len(samples)) {
+			gone = samples[i+1].T
+		}
+		return "No Deployment: " + strings.Join(names, ", ") + " " + verb + " deleted at " + secondsText(gone) + where
+	}
+	return "No Deployment yet" + where
+}

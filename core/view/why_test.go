@@ -223,3 +223,24 @@ func TestWhyLeadsWithTheBlockingCause(t *testing.T) {
 	assert.Equal(t, "waiting", Why(s)[0].Kind)
 	assert.Empty(t, Why(s)[0].Budget)
 }
+
+func TestNoDeploymentSaysWhetherOneWasDeleted(t *testing.T) {
+	t.Parallel()
+	src := `name: deleted
+duration: 60s
+objects:
+` + deploymentDoc("1", "web:1") + `steps:
+  - at: 20s
+    kubectl: delete deployment web
+`
+	s := at(t, src, 10)
+	require.NotEmpty(t, s.Store().Deployments())
+	s = at(t, src, 30)
+	require.Empty(t, s.Store().Deployments())
+	assert.Equal(t, "No Deployment: deployment/web was deleted at 20s: create one in the console or the editor.", NoDeployment(s, false))
+	assert.Equal(t, "No Deployment: deployment/web was deleted at 20s.", NoDeployment(s, true))
+
+	empty := load(t, "name: empty\n")
+	assert.Equal(t, "No Deployment yet: create one in the console or the editor.", NoDeployment(empty, false))
+	assert.Equal(t, "No Deployment yet.", NoDeployment(empty, true))
+}
