@@ -23,8 +23,9 @@ type rescuer struct {
 	kept  view.Rescue
 	sim   any
 	steps int
-	// offer shows the offer after a stop.
+	// offer shows the offer after a stop, of offered.
 	offer, text, restore, dismiss *node
+	offered                       view.Rescue
 }
 
 // sessionStorage calls sessionStorage.method(args...), and reports false
@@ -97,6 +98,7 @@ func (a *app) offerRescue() *node {
 		return rs.offer
 	}
 	o := view.OfferOf(r)
+	rs.offered = r
 	rs.text.setText(o.Text)
 	rs.restore.setText(o.Restore)
 	rs.dismiss.setText(o.Dismiss)

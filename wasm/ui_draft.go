@@ -86,11 +86,18 @@ func (k *draftKeeper) offerDraft() {
 		return err
 	})
 	k.a.storageChanged()
+	// data-checked tells that the draft was looked at (the browser tests
+	// wait for it).
+	defer k.offer.setAttr("data-checked", "1")
 	if err != nil || inst.Sim == nil {
 		return
 	}
 	text, err := inst.Sim.Scenario().Marshal()
 	if err != nil {
+		return
+	}
+	// After a stop, the rescue's offer has the same edits: one offer.
+	if rs := &k.a.rescue; rs.offer != nil && !rs.offer.hidden && rs.offered.Covers(d.Text) {
 		return
 	}
 	if o, ok := view.DraftOfferOf(d, has, string(text), time.Local); ok {

@@ -52,6 +52,8 @@ func TestUIStoppedRuntimeIsSaidPlainly(t *testing.T) {
 		area.dispatchEvent(new Event("input"));
 		return area.value;
 	})()`)
+	// The draft is in IndexedDB too, as the editor keeps it.
+	p.waitFor(t, `document.querySelector(".cv-ed-draft").textContent.includes("kept")`)
 	require.True(t, evalJS[bool](t, p, exitGo))
 	p.waitFor(t, `document.querySelector(".cv-stopped") !== null`)
 	p.shot(t, "stopped", false)
@@ -79,6 +81,10 @@ func TestUIStoppedRuntimeIsSaidPlainly(t *testing.T) {
 	p.waitFor(t, uiReady+` && !document.querySelector(".cv-rescue").hidden`)
 	offer := evalJS[string](t, p, `document.querySelector(".cv-rescue").textContent`)
 	assert.Contains(t, offer, "The simulator stopped before this reload. It kept the scenario you had (basic-loop, with the steps you added) and the editor's unapplied edits.")
+	// One offer of the same edits, not two: the draft's offer waits while
+	// the rescue's, which has them, is shown.
+	p.waitFor(t, `document.querySelector(".cv-draft-offer").dataset.checked === "1"`)
+	assert.True(t, evalJS[bool](t, p, `document.querySelector(".cv-draft-offer").hidden`), "the draft is not offered beside the rescue")
 	p.shot(t, "offer", false)
 	restored := evalJS[struct {
 		Scenario string `json:"scenario"`

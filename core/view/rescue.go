@@ -30,6 +30,13 @@ type Rescue struct {
 	Draft    string `json:"draft,omitempty"`
 }
 
+// Covers reports whether restoring r brings back text, an editor's draft
+// kept elsewhere (the saved scenarios' draft): the page then offers r
+// alone, not the same edits twice.
+func (r Rescue) Covers(text string) bool {
+	return text != "" && (text == r.Draft || text == r.Scenario)
+}
+
 // JSON is the rescue as stored.
 func (r Rescue) JSON() string {
 	b, _ := json.Marshal(r)

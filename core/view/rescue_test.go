@@ -38,3 +38,12 @@ func TestOfferOf(t *testing.T) {
 		})
 	}
 }
+
+func TestRescueCoversTheSameEdits(t *testing.T) {
+	t.Parallel()
+	r := Rescue{Scenario: "name: a\n", Draft: "name: a\n# edit\n"}
+	assert.True(t, r.Covers("name: a\n# edit\n"), "the draft it keeps")
+	assert.True(t, r.Covers("name: a\n"), "the scenario it restores")
+	assert.False(t, r.Covers("name: b\n"), "other edits")
+	assert.False(t, Rescue{}.Covers(""), "no draft")
+}
