@@ -64,7 +64,7 @@ func StripLines(b []byte) ([]byte, LineStats, error) {
 	if len(m.Segments) == 0 {
 		return nil, st, errors.New("no data segments")
 	}
-	base, img, err := memImage(m.Segments)
+	base, img, err := MemImage(m.Segments)
 	if err != nil {
 		return nil, st, err
 	}
@@ -74,16 +74,15 @@ func StripLines(b []byte) ([]byte, LineStats, error) {
 		}
 		return img[addr-base : addr-base+n], nil
 	}
-	md, err := findModuledata(base, img)
+	md, err := FindModuledata(base, img)
 	if err != nil {
 		return nil, st, err
 	}
-	// findModuledata checked that its words up to gofunc's are in img.
-	word := func(i int) uint64 { return binary.LittleEndian.Uint64(img[md-base+uint64(8*i):]) }
-	pctabAddr, pctabLen := word(10), word(11)
-	pclnAddr, pclnLen := word(13), word(14)
-	ftabAddr, ftabLen := word(16), word(17)
-	gofunc := word(40)
+	word := md.Word
+	pctabAddr, pctabLen := word(MdPctab), word(MdPctab+1)
+	pclnAddr, pclnLen := word(MdPclntable), word(MdPclntable+1)
+	ftabAddr, ftabLen := word(MdFtab), word(MdFtab+1)
+	gofunc := word(MdGofunc)
 	pctab, err := at(pctabAddr, pctabLen)
 	if err != nil {
 		return nil, st, fmt.Errorf("pc-value tables: %w", err)
@@ -92,7 +91,7 @@ func StripLines(b []byte) ([]byte, LineStats, error) {
 	if err != nil {
 		return nil, st, fmt.Errorf("function records: %w", err)
 	}
-	if ftabLen > uint64(len(img))/8 || word(5) > uint64(len(img))/4 {
+	if ftabLen > uint64(len(img))/8 || word(MdCutab+1) > uint64(len(img))/4 {
 		return nil, st, errors.New("function or compilation-unit table longer than the data")
 	}
 	ftab, err := at(ftabAddr, 8*ftabLen)
@@ -251,11 +250,11 @@ func StripLines(b []byte) ([]byte, LineStats, error) {
 	}
 	// The compilation units' file lists and the file names: only line
 	// lookups read them.
-	cutab, err := at(word(4), 4*word(5))
+	cutab, err := at(word(MdCutab), 4*word(MdCutab+1))
 	if err != nil {
 		return nil, st, fmt.Errorf("compilation-unit table: %w", err)
 	}
-	filetab, err := at(word(7), word(8))
+	filetab, err := at(word(MdFiletab), word(MdFiletab+1))
 	if err != nil {
 		return nil, st, fmt.Errorf("file table: %w", err)
 	}
@@ -327,14 +326,49 @@ func tableMax(pctab []byte, off uint32) (int32, error) {
 	return top, nil
 }
 
-// findModuledata finds the runtime's moduledata: it starts with a pointer
-// to the pclntab's header (Go 1.20's magic 0xfffffff1, two zero pads, the
-// instruction size, pointer size 8) and the funcnametab slice, which
-// starts at the header plus its funcnameOffset.
-func findModuledata(base uint64, img []byte) (uint64, error) {
+// Moduledata is the runtime's moduledata of a Go wasm (runtime/symtab.go),
+// which the linker fills in: where the pclntab's tables, the type
+// descriptors, the variables and gofunc lie. Word(Md...) reads a field.
+type Moduledata struct {
+	Addr  uint64
+	words [moduledataWords]uint64
+}
+
+// Word is the moduledata's i-th 8-byte word: a pointer, or a slice's
+// pointer, length or capacity.
+func (md *Moduledata) Word(i int) uint64 { return md.words[i] }
+
+// Field indexes (8-byte words) of runtime.moduledata in Go 1.26 that the
+// build tools read: a slice field's pointer, then its length.
+const (
+	MdPCHeader    = 0
+	MdFuncnametab = 1
+	MdCutab       = 4
+	MdFiletab     = 7
+	MdPctab       = 10
+	MdPclntable   = 13
+	MdFtab        = 16
+	MdNoptrdata   = 24
+	MdEnoptrdata  = 25
+	MdData        = 26
+	MdEdata       = 27
+	MdTypes       = 37
+	MdEtypes      = 38
+	MdGofunc      = 40
+)
+
+// moduledataWords counts the words Moduledata reads: up to gofunc's.
+const moduledataWords = MdGofunc + 1
+
+// FindModuledata finds the runtime's moduledata in img, the memory from
+// address base: it starts with a pointer to the pclntab's header (Go
+// 1.20's magic 0xfffffff1, two zero pads, the instruction size, pointer
+// size 8) and the funcnametab slice, which starts at the header plus its
+// funcnameOffset.
+func FindModuledata(base uint64, img []byte) (*Moduledata, error) {
 	i := bytes.Index(img, []byte{0xf1, 0xff, 0xff, 0xff, 0, 0, 1, 8})
 	if i < 0 || i+40 > len(img) {
-		return 0, errors.New("no Go 1.20+ pclntab header")
+		return nil, errors.New("no Go 1.20+ pclntab header")
 	}
 	hdr := base + uint64(i)
 	funcnameOff := binary.LittleEndian.Uint64(img[i+32:])
@@ -342,15 +376,20 @@ func findModuledata(base uint64, img []byte) (uint64, error) {
 	binary.LittleEndian.PutUint64(want[:], hdr)
 	binary.LittleEndian.PutUint64(want[8:], hdr+funcnameOff)
 	j := bytes.Index(img, want[:])
-	if j < 0 || j+8*(moduledataWords) > len(img) {
-		return 0, errors.New("no runtime moduledata")
+	if j < 0 || j+8*moduledataWords > len(img) {
+		return nil, errors.New("no runtime moduledata")
 	}
-	return base + uint64(j), nil
+	md := &Moduledata{Addr: base + uint64(j)}
+	for k := range md.words {
+		md.words[k] = binary.LittleEndian.Uint64(img[j+8*k:])
+	}
+	return md, nil
 }
 
-// memImage is the memory the segments initialise, from the lowest address
-// they write to the highest, at most maxImage bytes.
-func memImage(segs []Segment) (uint64, []byte, error) {
+// MemImage is the memory the segments initialise, from the lowest address
+// they write to the highest (that address and the bytes), at most
+// maxImage bytes.
+func MemImage(segs []Segment) (uint64, []byte, error) {
 	lo, hi := segs[0].Addr, segs[0].Addr
 	for _, s := range segs {
 		end := s.Addr + uint64(len(s.Data))
@@ -372,10 +411,6 @@ func memImage(segs []Segment) (uint64, []byte, error) {
 
 // maxImage bounds the data StripLines reads (Converge's is about 5 MB).
 const maxImage = 1 << 28
-
-// moduledataWords counts the 8-byte words of the runtime's moduledata that
-// StripLines reads: up to gofunc, the 41st.
-const moduledataWords = 41
 
 // segments cuts img into segments at every run of at least gap zeros, as
 // Go's linker does with 8.

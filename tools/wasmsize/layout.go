@@ -1,9 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"encoding/binary"
-	"errors"
 	"sort"
 
 	"converge/internal/wasmfile"
@@ -51,10 +48,6 @@ func (m *memory) fileBytes(lo, hi uint64) int {
 	return n
 }
 
-func (m *memory) u64(addr uint64) uint64 {
-	return binary.LittleEndian.Uint64(m.image(addr, addr+8))
-}
-
 // region is a named address range of the data.
 type region struct {
 	name   string
@@ -69,25 +62,18 @@ type region struct {
 // outside them is the rest of the read-only data: static tables, the
 // functions' stack maps and other funcdata, embedded files.
 func goRegions(m *memory) ([]region, error) {
-	// The pcHeader: Go 1.20's magic, two zero pads, the minimum
-	// instruction size, the pointer size (8 on wasm).
-	hdr, ok := m.find(func(b []byte) int {
-		return bytes.Index(b, []byte{0xf1, 0xff, 0xff, 0xff, 0, 0})
-	})
-	if !ok {
-		return nil, errors.New("no Go pclntab header (is this a Go 1.20+ program?)")
+	var base uint64
+	var img []byte
+	if n := len(m.segments); n > 0 {
+		last := m.segments[n-1]
+		base = m.segments[0].Addr
+		img = m.image(base, last.Addr+uint64(len(last.Data)))
 	}
-	funcnameOff := m.u64(hdr + 8 + 8 + 8 + 8)
-	// moduledata starts with a pointer to the pcHeader, then the
-	// funcnametab slice, which starts at pcHeader+funcnameOffset.
-	var want [16]byte
-	binary.LittleEndian.PutUint64(want[:], hdr)
-	binary.LittleEndian.PutUint64(want[8:], hdr+funcnameOff)
-	md, ok := m.find(func(b []byte) int { return bytes.Index(b, want[:]) })
-	if !ok {
-		return nil, errors.New("no runtime moduledata")
+	md, err := wasmfile.FindModuledata(base, img)
+	if err != nil {
+		return nil, err
 	}
-	word := func(i int) uint64 { return m.u64(md + uint64(8*i)) }
+	word := md.Word
 	slice := func(i int, elem uint64) (uint64, uint64) { return word(i), word(i) + elem*word(i+1) }
 	var regions []region
 	add := func(name string, lo, hi uint64) {
@@ -95,33 +81,22 @@ func goRegions(m *memory) ([]region, error) {
 			regions = append(regions, region{name, lo, hi})
 		}
 	}
-	// Field indexes (8-byte words) of runtime.moduledata in Go 1.26.
-	lo, hi := slice(1, 1)
+	lo, hi := slice(wasmfile.MdFuncnametab, 1)
 	add("pclntab: function names", lo, hi)
-	cuLo, _ := slice(4, 4)
-	_, fileHi := slice(7, 1)
+	cuLo, _ := slice(wasmfile.MdCutab, 4)
+	_, fileHi := slice(wasmfile.MdFiletab, 1)
 	add("pclntab: file table", cuLo, fileHi)
-	lo, hi = slice(10, 1)
+	lo, hi = slice(wasmfile.MdPctab, 1)
 	add("pclntab: pc-value tables", lo, hi)
-	lo, hi = slice(13, 1)
+	lo, hi = slice(wasmfile.MdPclntable, 1)
 	add("pclntab: function records", lo, hi)
-	add("pclntab: header", hdr, hdr+funcnameOff)
-	add("initialised variables without pointers (noptrdata)", word(24), word(25))
-	add("initialised variables (data)", word(26), word(27))
+	// The pcHeader ends where the function names start.
+	add("pclntab: header", word(wasmfile.MdPCHeader), word(wasmfile.MdFuncnametab))
+	add("initialised variables without pointers (noptrdata)", word(wasmfile.MdNoptrdata), word(wasmfile.MdEnoptrdata))
+	add("initialised variables (data)", word(wasmfile.MdData), word(wasmfile.MdEdata))
 	// On wasm the linker places string literals among the types, so this
 	// region holds both.
-	add("type descriptors and string literals", word(37), word(38))
+	add("type descriptors and string literals", word(wasmfile.MdTypes), word(wasmfile.MdEtypes))
 	sort.Slice(regions, func(i, j int) bool { return regions[i].lo < regions[j].lo })
 	return regions, nil
-}
-
-// find returns the address where match finds something in the segments'
-// bytes (segment by segment: a header does not straddle a gap of zeros).
-func (m *memory) find(match func([]byte) int) (uint64, bool) {
-	for _, s := range m.segments {
-		if i := match(s.Data); i >= 0 {
-			return s.Addr + uint64(i), true
-		}
-	}
-	return 0, false
 }
