@@ -39,12 +39,15 @@ WASM_TEST_PKGS ?= ./wasm/...
 # How long `make fuzz` runs each fuzz target.
 FUZZTIME ?= 10s
 
-# staticcheck, pinned (2026.2.2; it must know the Go release in go.mod). `make
-# tools` installs it with go install into bin/tools, under a name that carries
-# the version, so that changing the pin installs the new one.
+# staticcheck (2026.2.2; it must know the Go release in go.mod) and deadcode
+# (golang.org/x/tools), pinned. `make tools` installs them with go install
+# into bin/tools, under names that carry the versions, so that changing a pin
+# installs the new one.
 STATICCHECK_VERSION := v0.8.2
+DEADCODE_VERSION := v0.53.0
 TOOLS_BIN := $(CURDIR)/bin/tools
 STATICCHECK := $(TOOLS_BIN)/staticcheck-$(STATICCHECK_VERSION)
+DEADCODE := $(TOOLS_BIN)/deadcode-$(DEADCODE_VERSION)
 
 .PHONY: all build serve test lint tools axe test-wasm test-browser bench fuzz size clean FORCE
 all: build
@@ -59,6 +62,7 @@ build: $(BIN)
 # NAME.br only when the bytes changed (see its doc).
 $(WASM): FORCE
 	@mkdir -p $(DIST) bin
+	@[ -f bin/converge.wasm.linked ] || echo "Compiling the simulator to WebAssembly: the first time this may take a few minutes."
 	@$(GO) run ./tools/wasmmod bin/wasm
 	GOOS=js GOARCH=wasm $(GO) build $(WASMFLAGS) -o bin/converge.wasm.linked ./wasm
 	$(GO) run ./tools/wasmdist -brotli $(BROTLI_QUALITY) $(WASMDIST_FLAGS) bin/converge.wasm.linked $@
@@ -75,14 +79,20 @@ $(BIN): $(WASM) $(DIST)/wasm_exec.js FORCE
 serve: build
 	$(BIN) serve --addr $(ADDR)
 
-## tools: install the pinned staticcheck into bin/tools (when it is missing)
-tools: $(STATICCHECK)
+## tools: install the pinned staticcheck and deadcode into bin/tools (when missing)
+tools: $(STATICCHECK) $(DEADCODE)
 
 $(STATICCHECK):
-	@mkdir -p $(TOOLS_BIN)/tmp
-	GOBIN=$(TOOLS_BIN)/tmp $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
-	mv $(TOOLS_BIN)/tmp/staticcheck $@
-	@rmdir $(TOOLS_BIN)/tmp
+	@mkdir -p $(TOOLS_BIN)/tmp-staticcheck
+	GOBIN=$(TOOLS_BIN)/tmp-staticcheck $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	mv $(TOOLS_BIN)/tmp-staticcheck/staticcheck $@
+	@rmdir $(TOOLS_BIN)/tmp-staticcheck
+
+$(DEADCODE):
+	@mkdir -p $(TOOLS_BIN)/tmp-deadcode
+	GOBIN=$(TOOLS_BIN)/tmp-deadcode $(GO) install golang.org/x/tools/cmd/deadcode@$(DEADCODE_VERSION)
+	mv $(TOOLS_BIN)/tmp-deadcode/deadcode $@
+	@rmdir $(TOOLS_BIN)/tmp-deadcode
 
 # axe-core, pinned in tools/axe/package-lock.json, for the accessibility
 # browser test (cmd/converge/browser_a11y_test.go). `make axe` installs it

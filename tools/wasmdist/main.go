@@ -2,7 +2,10 @@
 // embeds and serves: the wasm with its data segments packed
 // (wasmfile.Pack) and without the file and line numbers of its code
 // (wasmfile.StripLines; -lines keeps them), and beside it NAME.gz and NAME.br, precompressed
-// (package precompress). `make build` runs it after go build:
+// (package precompress). Both optimisations are optional
+// (wasmfile.Optimise): one that does not recognise the wasm is skipped with
+// one warning naming it, and the plain wasm, which works, is written.
+// `make build` runs it after go build:
 //
 //	go run ./tools/wasmdist [-brotli 6] [-lines] IN.wasm OUT.wasm
 //
@@ -18,6 +21,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 
 	"converge/internal/precompress"
 	"converge/internal/wasmfile"
@@ -45,14 +49,15 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
-	if !*lines {
-		if raw, _, err = wasmfile.StripLines(raw); err != nil {
-			return fmt.Errorf("%s: %w", in, err)
+	packed, steps := wasmfile.Optimise(raw, *lines)
+	var skipped []string
+	for _, st := range steps {
+		if !st.Applied() {
+			skipped = append(skipped, st.String())
 		}
 	}
-	packed, err := wasmfile.Pack(raw, wasmfile.PackGap)
-	if err != nil {
-		return fmt.Errorf("%s: %w", in, err)
+	if len(skipped) > 0 {
+		fmt.Fprintf(os.Stderr, "wasmdist: warning: %s: %s; writing the wasm without it (it works, and is bigger)\n", in, strings.Join(skipped, "; "))
 	}
 	old, _ := os.ReadFile(out)
 	changed := !bytes.Equal(old, packed)

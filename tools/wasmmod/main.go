@@ -12,15 +12,22 @@
 //	go run ./tools/wasmmod DIR     # writes DIR/go.mod, DIR/go.sum, DIR/yaml/
 //	GOOS=js GOARCH=wasm go build -modfile=DIR/go.mod ./wasm
 //
-// Each replacement must match the pinned version's text exactly once:
-// after an upgrade of the module, a changed file stops the build with an
-// error rather than building something else.
+// It downloads the module itself when the module cache does not have it
+// (go mod download), so that a fresh clone builds with an empty cache.
+//
+// The patch is an optimisation, and optional: each replacement must match
+// the pinned version's text exactly once, and when one does not (another
+// version of the module), wasmmod prints one warning naming what it
+// skipped and writes DIR/go.mod without the replace. The wasm then links
+// regexp, is bigger and works the same.
 package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -55,26 +62,77 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: wasmmod DIR")
 		os.Exit(2)
 	}
-	if err := run(os.Args[1]); err != nil {
+	if err := run(".", os.Args[1], moduleDir, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "wasmmod:", err)
 		os.Exit(1)
 	}
 }
 
-func run(out string) error {
-	dir, err := moduleDir()
+// run writes out/go.mod and out/go.sum from the repository's at root,
+// with the patched module in out/yaml when the patch applies; dir says
+// where the module's files are. When the patch does not apply, it writes
+// one warning to warn and the go.mod without the replace.
+func run(root, out string, dir func() (string, error), warn io.Writer) error {
+	mod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		return fmt.Errorf("%w (run it from the repository's root)", err)
+	}
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
 	if err != nil {
 		return err
 	}
+	outAbs, err := filepath.Abs(out)
+	if err != nil {
+		return err
+	}
+	yamlDir := filepath.Join(outAbs, "yaml")
+	if err := os.RemoveAll(yamlDir); err != nil {
+		return err
+	}
+	modDir, err := dir()
+	if err != nil {
+		return err
+	}
+	if err := writeModule(modDir, filepath.Join(root, syntaxFile), yamlDir); err != nil {
+		var skip skipped
+		if !errors.As(err, &skip) {
+			return err
+		}
+		fmt.Fprintf(warn, "wasmmod: warning: skipped the %s patch (%v): the wasm links regexp, about 85 KB more brotli, and works the same\n", module, err)
+		if err := os.RemoveAll(yamlDir); err != nil {
+			return err
+		}
+	} else {
+		mod = fmt.Appendf(mod, "\n%s\nreplace %s => %s\n", replaceComment, module, yamlDir)
+	}
+	if err := writeIfChanged(filepath.Join(outAbs, "go.mod"), mod); err != nil {
+		return err
+	}
+	return writeIfChanged(filepath.Join(outAbs, "go.sum"), sum)
+}
+
+// replaceComment precedes the replace in the go.mod wasmmod writes;
+// tools/wasmsize looks for it to say whether the patch applied.
+const replaceComment = "// Written by tools/wasmmod for the wasm build only."
+
+// skipped is an error that leaves the patch out rather than failing the
+// build: the module's text is not what the patches expect.
+type skipped struct{ error }
+
+func (s skipped) Unwrap() error { return s.error }
+
+// writeModule writes the patched module from dir, with the file syntax,
+// into yamlDir.
+func writeModule(dir, syntax, yamlDir string) error {
 	files, err := patched(dir, os.ReadFile)
 	if err != nil {
 		return err
 	}
-	syntax, err := os.ReadFile(syntaxFile)
+	src, err := os.ReadFile(syntax)
 	if err != nil {
-		return fmt.Errorf("%w (run it from the repository's root)", err)
+		return err
 	}
-	files["zz_converge_syntax.go"], err = asYAMLPackage(syntax)
+	files["zz_converge_syntax.go"], err = asYAMLPackage(src)
 	if err != nil {
 		return err
 	}
@@ -93,47 +151,33 @@ func run(out string) error {
 			return err
 		}
 	}
-	outAbs, err := filepath.Abs(out)
-	if err != nil {
-		return err
-	}
-	yamlDir := filepath.Join(outAbs, "yaml")
-	if err := os.RemoveAll(yamlDir); err != nil {
-		return err
-	}
 	for name, data := range files {
 		if err := writeIfChanged(filepath.Join(yamlDir, name), data); err != nil {
 			return err
 		}
 	}
-	mod, err := os.ReadFile("go.mod")
-	if err != nil {
-		return err
-	}
-	sum, err := os.ReadFile("go.sum")
-	if err != nil {
-		return err
-	}
-	mod = fmt.Appendf(mod, "\n// Written by tools/wasmmod for the wasm build only.\nreplace %s => %s\n", module, yamlDir)
-	if err := writeIfChanged(filepath.Join(outAbs, "go.mod"), mod); err != nil {
-		return err
-	}
-	return writeIfChanged(filepath.Join(outAbs, "go.sum"), sum)
+	return nil
 }
 
-// moduleDir is where the build reads the module from.
+// moduleDir is where the build reads the module from, at the version
+// go.mod selects: go mod download fetches it when the module cache does
+// not have it yet (a fresh clone), and says where it is.
 func moduleDir() (string, error) {
-	cmd := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", module)
-	cmd.Stderr = os.Stderr
+	cmd := exec.Command("go", "mod", "download", "-json", module)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
 	b, err := cmd.Output()
+	var got struct{ Dir, Error string }
+	if jerr := json.Unmarshal(b, &got); jerr == nil && got.Error != "" {
+		return "", fmt.Errorf("go mod download %s: %s", module, got.Error)
+	}
 	if err != nil {
-		return "", fmt.Errorf("go list -m %s: %w", module, err)
+		return "", fmt.Errorf("go mod download %s: %w: %s", module, err, bytes.TrimSpace(stderr.Bytes()))
 	}
-	dir := strings.TrimSpace(string(b))
-	if dir == "" {
-		return "", fmt.Errorf("%s is not downloaded: run go mod download", module)
+	if got.Dir == "" {
+		return "", fmt.Errorf("go mod download %s did not say where the module is", module)
 	}
-	return dir, nil
+	return got.Dir, nil
 }
 
 // patched applies the patches to the module's files in dir.
@@ -144,11 +188,11 @@ func patched(dir string, read func(string) ([]byte, error)) (map[string][]byte, 
 		if !ok {
 			var err error
 			if data, err = read(filepath.Join(dir, p.file)); err != nil {
-				return nil, err
+				return nil, skipped{err}
 			}
 		}
 		if n := bytes.Count(data, []byte(p.old)); n != 1 {
-			return nil, fmt.Errorf("%s/%s: %q occurs %d times, want once: the module changed; update tools/wasmmod", module, p.file, p.old, n)
+			return nil, skipped{fmt.Errorf("%s: %q occurs %d times, want once: the module changed; update tools/wasmmod", p.file, p.old, n)}
 		}
 		files[p.file] = bytes.Replace(data, []byte(p.old), []byte(p.new), 1)
 	}

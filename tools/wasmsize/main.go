@@ -64,9 +64,14 @@ func run(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// The optimisations the build applies, each optional: which applied.
+	applied := []string{"no inlining in the packages listed in WASM_NOINLINE (the Makefile's -gcflags): applied"}
+	applied = append(applied, yamlPatch(*modfile))
 	if !*lines {
-		if data, _, err = wasmfile.StripLines(data); err != nil {
-			return err
+		stripped, _, err := wasmfile.StripLines(data)
+		applied = append(applied, wasmfile.Step{Name: wasmfile.StepStripLines, Err: err}.String())
+		if err == nil {
+			data = stripped
 		}
 	}
 	m, err := wasmfile.Parse(data)
@@ -84,11 +89,29 @@ func run(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	r.applied = append(applied, wasmfile.Step{Name: wasmfile.StepPack, Err: r.packErr}.String())
 	r.print(out, *rows)
 	if limit > 0 && r.served.br > limit {
 		return fmt.Errorf("the served wasm is %s brotli, over the budget of %s", mib(r.served.br), mib(limit))
 	}
 	return nil
+}
+
+// yamlPatch says whether the wasm was built with tools/wasmmod's patched
+// go.yaml.in/yaml/v3 (without regexp): whether modfile replaces it.
+func yamlPatch(modfile string) string {
+	const name = "go.yaml.in/yaml/v3 without regexp (tools/wasmmod)"
+	if modfile == "" {
+		return name + ": skipped (no -modfile)"
+	}
+	b, err := os.ReadFile(modfile)
+	if err != nil {
+		return fmt.Sprintf("%s: unknown (%v)", name, err)
+	}
+	if !bytes.Contains(b, []byte("\nreplace go.yaml.in/yaml/v3 => ")) {
+		return name + ": skipped (" + modfile + " does not replace it: wasmmod printed why)"
+	}
+	return name + ": applied"
 }
 
 // goListDeps lists the packages linked into pkg when built for js/wasm.
@@ -126,6 +149,8 @@ type report struct {
 	served   sizes
 	code     sizes
 	dataAll  sizes
+	packErr  error    // why Pack did not apply
+	applied  []string // the size optimisations, each applied or skipped
 }
 
 // measure attributes every function body to its package and compresses
@@ -190,7 +215,7 @@ func measure(m *wasmfile.Module, file []byte, paths []string, quality int) (*rep
 	}
 	served, err := wasmfile.Pack(stripped, wasmfile.PackGap)
 	if err != nil {
-		return nil, err
+		served, r.packErr = stripped, err
 	}
 	compress(&r.served, len(served), served)
 	compress(&r.code, allCode.Len(), allCode.Bytes())
@@ -254,6 +279,11 @@ func parallel(jobs []func() error) error {
 }
 
 func (r *report) print(w io.Writer, n int) {
+	fmt.Fprintln(w, "Size optimisations:")
+	for _, a := range r.applied {
+		fmt.Fprintln(w, "- "+a)
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintf(w, "The wasm as served: %s raw, %s gzip -9, %s brotli -q %d.\n\n",
 		mib(r.served.raw), mib(r.served.gz), mib(r.served.br), r.quality)
 	fmt.Fprintln(w, "| package | functions | code raw | gzip | brotli |")
