@@ -97,7 +97,7 @@ func (x *execCtx) applyOne(obj api.Object, source string) error {
 			x.printObject(rt, next, "created")
 			return nil
 		}
-		created, err := x.st.Create(next)
+		created, err := x.create(next)
 		if err != nil {
 			return withSource("creating", source, err)
 		}

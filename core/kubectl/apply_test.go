@@ -168,6 +168,11 @@ func TestApplyFunctionForScenarioObjects(t *testing.T) {
 	assert.Equal(t, "error: "+msgNoStore, Apply(nil, nil).Error)
 }
 
+// dnsLabelWarning is what kubectl prints on creating a Deployment whose
+// name is a DNS subdomain but not a DNS label (the API server's
+// WarningsOnCreate).
+const dnsLabelWarning = "Warning: metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: [must not contain dots]"
+
 func TestCreate(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -216,6 +221,15 @@ func TestCreate(t *testing.T) {
 			cm, _ := f.st.GetConfigMap("default", "fromfile")
 			assert.Contains(t, cm.Annotations, api.LastAppliedAnnotation)
 		}},
+		// The API server's warning for a name that is not a DNS label
+		// (validation.Warnings), which kubectl prints before its output; a
+		// client dry run sends nothing, so gets none.
+		{"a name with a dot warns", []step{{"create deployment web.v2 --image=nginx", dnsLabelWarning + "\ndeployment.apps/web.v2 created", ""}}, nil},
+		{"a name with a dot, server dry run", []step{{"create deployment web.v2 --image=nginx --dry-run=server", dnsLabelWarning + "\ndeployment.apps/web.v2 created (server dry run)", ""}}, nil},
+		{"a name with a dot, client dry run", []step{{"create deployment web.v2 --image=nginx --dry-run=client", "deployment.apps/web.v2 created (dry run)", ""}}, nil},
+		{"a name with a dot from a file", []step{{"create -f dotted.json", dnsLabelWarning + "\ndeployment.apps/web.v2 created", ""}}, nil},
+		{"a name with a dot, applied", []step{{"apply -f dotted.json", dnsLabelWarning + "\ndeployment.apps/web.v2 created", ""},
+			{"apply -f dotted.json", "deployment.apps/web.v2 unchanged", ""}}, nil},
 		{"create without file", []step{{"create", "", "Error: must specify one of -f and -k\n\n" + trimNL(helpText(findCommand(commands, "create")))}}, nil},
 		{"create unknown", []step{{"create secret x", "", "error: unknown command \"secret x\"\nSee 'kubectl create -h' for help and examples"}}, nil},
 	}
@@ -224,6 +238,8 @@ func TestCreate(t *testing.T) {
 			t.Parallel()
 			f := newFixture(t)
 			f.files["cm.json"] = `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"fromfile"}}`
+			f.files["dotted.json"] = `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web.v2"},"spec":{"replicas":1,
+			 "selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"web","image":"nginx"}]}}}}`
 			runSteps(t, f, tc.steps)
 			if tc.check != nil {
 				tc.check(t, f)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"converge/core/api"
+	"converge/core/validation"
 )
 
 // runCreate is `kubectl create -f FILE`.
@@ -46,7 +47,7 @@ func runCreate(x *execCtx) error {
 			}
 		}
 		clearStatus(obj)
-		created, err := x.st.Create(obj)
+		created, err := x.create(obj)
 		if err != nil {
 			errs = append(errs, withSource("creating", sources[i], err))
 			continue
@@ -54,6 +55,21 @@ func runCreate(x *execCtx) error {
 		x.printObject(rt, created, "created")
 	}
 	return newAggregate(errs)
+}
+
+// create creates obj in the store and prints the warnings the API server
+// sends back with it, as kubectl does ("Warning: metadata.name: ... a DNS
+// label is recommended", validation.Warnings), before the command's own
+// output.
+func (x *execCtx) create(obj api.Object) (api.Object, error) {
+	created, err := x.st.Create(obj)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range validation.Warnings(created) {
+		x.warn(w)
+	}
+	return created, nil
 }
 
 // saveConfig is --save-config: the object's configuration in its
@@ -145,7 +161,7 @@ func (x *execCtx) createGenerated(obj api.Object, what string) error {
 	if obj.GetObjectMeta().Namespace == "" {
 		obj.GetObjectMeta().Namespace = x.ns
 	}
-	created, err := x.st.Create(obj)
+	created, err := x.create(obj)
 	if err != nil {
 		return &plainError{msg: fmt.Sprintf(msgFailedCreate, what, err)}
 	}
