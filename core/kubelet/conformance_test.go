@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"converge/core/controller"
-	"converge/core/controller/controllertest"
+	"converge/core/simtest/controllertest"
 	"converge/core/kubelet"
 )
 
