@@ -89,13 +89,11 @@ func TestCoreNeverReadsTheWallClockNorStartsGoroutines(t *testing.T) {
 }
 
 // TestControllersDoNotImportOneAnother: they talk only through the store.
+// The components are those the engine registers (engineComponents).
 func TestControllersDoNotImportOneAnother(t *testing.T) {
 	t.Parallel()
-	components := []string{"converge/core/controller/deployment", "converge/core/controller/replicaset",
-		"converge/core/controller/gc", "converge/core/controller/nodelifecycle", "converge/core/controller/endpoints",
-		"converge/core/scheduler", "converge/core/kubelet"}
 	is := map[string]bool{}
-	for _, c := range components {
+	for _, c := range engineComponents(t) {
 		is[c] = true
 	}
 	for _, p := range listCore(t) {

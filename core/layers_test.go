@@ -2,9 +2,14 @@ package core_test
 
 import (
 	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -87,5 +92,93 @@ func TestLayoutTableIsTheLayering(t *testing.T) {
 				assert.Fail(t, "import up the layering", "%s imports %s, listed below it in DEVELOPERS.md's Layout table", path, dep)
 			}
 		}
+	}
+}
+
+// engineComponents are the import paths of the components the engine
+// registers: the packages core/sim/order.go (where sim.TickOrder is)
+// imports that declare a Component constant. The architecture checks and
+// the conformance check below read them from there, so that a component
+// added to the engine is checked without a list to update.
+func engineComponents(t *testing.T) []string {
+	t.Helper()
+	fset := token.NewFileSet()
+	order, err := parser.ParseFile(fset, "sim/order.go", nil, parser.ImportsOnly)
+	require.NoError(t, err)
+	var out []string
+	for _, spec := range order.Imports {
+		path, err := strconv.Unquote(spec.Path.Value)
+		require.NoError(t, err)
+		dir, ok := strings.CutPrefix(path, "converge/core/")
+		if ok && declaresComponent(t, dir) {
+			out = append(out, path)
+		}
+	}
+	require.GreaterOrEqual(t, len(out), 10, "the engine's components, from core/sim/order.go: %v", out)
+	return out
+}
+
+// declaresComponent reports whether the package in dir (under core/)
+// declares a top-level constant named Component.
+func declaresComponent(t *testing.T, dir string) bool {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	require.NoError(t, err)
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := parser.ParseFile(token.NewFileSet(), f, nil, 0)
+		require.NoError(t, err)
+		for _, d := range src.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.CONST {
+				continue
+			}
+			for _, s := range g.Specs {
+				for _, n := range s.(*ast.ValueSpec).Names {
+					if n.Name == "Component" {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// withoutConformance are the engine's components that do not run the
+// conformance suite (core/simtest/controllertest), and why.
+var withoutConformance = map[string]string{
+	"converge/core/controller/gitops": "made from the scenario's cluster.gitops (its repository and timings), which the suite's New cannot take",
+}
+
+// Every component the engine registers runs the conformance suite (level
+// based, independent clones, its name on its records) from its tests.
+func TestEveryComponentRunsTheConformanceSuite(t *testing.T) {
+	t.Parallel()
+	for _, path := range engineComponents(t) {
+		t.Run(path, func(t *testing.T) {
+			t.Parallel()
+			if _, exempt := withoutConformance[path]; exempt {
+				return
+			}
+			dir := strings.TrimPrefix(path, "converge/core/")
+			tests, err := filepath.Glob(filepath.Join(dir, "*_test.go"))
+			require.NoError(t, err)
+			name := filepath.Base(dir) + ".Component"
+			found := false
+			for _, f := range tests {
+				src, err := os.ReadFile(f)
+				require.NoError(t, err)
+				if strings.Contains(string(src), "controllertest.Run(") && regexp.MustCompile(`Name:\s+`+regexp.QuoteMeta(name)+`\b`).Match(src) {
+					found = true
+				}
+			}
+			assert.True(t, found, "%s: no test runs controllertest.Run with Name: %s (or say why in withoutConformance)", dir, name)
+		})
+	}
+	for path := range withoutConformance {
+		assert.Contains(t, engineComponents(t), path, "withoutConformance names a component the engine does not register")
 	}
 }

@@ -1,8 +1,7 @@
 // Package controller is the contract every simulated component follows
-// (node-controller, garbage-collector-controller, replicaset-controller,
-// deployment-controller, default-scheduler, endpoint-controller and
-// kubelet; sim.TickOrder lists them in the order a tick runs them), and the
-// two things they share: the event recorder and the sync log.
+// (the controllers, the scheduler, the kubelets and the metrics server:
+// sim.TickOrder lists them, in the order a tick runs them), and the two
+// things they share: the event recorder and the sync log.
 //
 // Controllers are level-based, as in Kubernetes: each tick the simulation
 // calls Sync once, and the controller compares the desired state of every

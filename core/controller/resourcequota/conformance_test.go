@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"converge/core/controller"
-	"converge/core/simtest/controllertest"
 	"converge/core/controller/resourcequota"
+	"converge/core/simtest/controllertest"
 )
 
 func TestConformance(t *testing.T) {
