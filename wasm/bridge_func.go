@@ -7,6 +7,7 @@ import (
 	"math"
 	"syscall/js"
 
+	"converge/core/humanize"
 	"converge/wasm/bridge"
 )
 
@@ -105,7 +106,7 @@ func (a args) get(i int) js.Value {
 // atMost fails when there are more than n arguments.
 func (a args) atMost(n int) error {
 	if len(a.v) > n {
-		return a.errorf("takes at most %d argument%s, got %d", n, plural(n), len(a.v))
+		return a.errorf("takes at most %d %s, got %d", n, humanize.Noun(n, "argument"), len(a.v))
 	}
 	return nil
 }
@@ -162,13 +163,6 @@ func typeName(v js.Value) string {
 		return "an object"
 	}
 	return v.Type().String()
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // panicText is the message of a recovered panic value.

@@ -9,6 +9,7 @@ import (
 
 	"honnef.co/go/js/dom/v2"
 
+	"converge/core/humanize"
 	"converge/core/sim"
 	"converge/core/view"
 )
@@ -335,12 +336,8 @@ func (g *gaugeView) render(v *view.Gauge) {
 	g.fill.setStyle("width", strconv.Itoa(pct)+"%")
 }
 
-func pluralize(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
-}
+// pluralize is "1 pod" or "3 pods".
+var pluralize = humanize.Count[int]
 
 func itoa(n int) string { return strconv.Itoa(n) }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"converge/core/humanize"
 	"converge/core/outcome"
 )
 
@@ -27,7 +28,7 @@ func Texts(d outcome.Deployment) Cells {
 	}
 	c := Cells{Rollout: "not complete", Deadline: "-"}
 	if d.RolloutSeconds != nil {
-		c.Rollout = Seconds(*d.RolloutSeconds)
+		c.Rollout = humanize.Seconds(*d.RolloutSeconds)
 	}
 	c.MinAvailable = num(d.MinAvailable)
 	if d.MinAvailablePercent != nil {
@@ -45,23 +46,6 @@ func num(v *int32) string {
 		return "-"
 	}
 	return strconv.Itoa(int(*v))
-}
-
-// Seconds renders a second count as 45s, 2m5s, 1h2m.
-func Seconds(s int64) string {
-	switch {
-	case s < 60:
-		return fmt.Sprintf("%ds", s)
-	case s < 3600:
-		if s%60 == 0 {
-			return fmt.Sprintf("%dm", s/60)
-		}
-		return fmt.Sprintf("%dm%ds", s/60, s%60)
-	}
-	if s%3600/60 == 0 {
-		return fmt.Sprintf("%dh", s/3600)
-	}
-	return fmt.Sprintf("%dh%dm", s/3600, s%3600/60)
 }
 
 // Deployments lists the Deployments any variant has, in the order of the

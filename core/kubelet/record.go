@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"converge/core/controller"
+	"converge/core/humanize"
 )
 
 // maxListed is how many actions a node's sync record spells out.
@@ -169,7 +170,7 @@ func (l *nodeLog) waitText(now time.Time) string {
 // observed is "4 pods: 3 running (2 ready), 1 pulling".
 func (l *nodeLog) observed() string {
 	var b strings.Builder
-	b.WriteString(plural(l.pods, "pod"))
+	b.WriteString(humanize.Count(l.pods, "pod"))
 	sep := ": "
 	for _, c := range categoryOrder {
 		n := l.cats[c]
@@ -200,13 +201,6 @@ func (n *nodeState) observed(l *nodeLog) string {
 	return n.lastText
 }
 
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
-}
-
 func (k *Controller) record(ctx *controller.Context, l *nodeLog, now time.Time) {
 	r := controller.SyncRecord{Controller: Component, Object: l.ns.ref, Observed: l.ns.observed(l)}
 	switch {
@@ -225,5 +219,5 @@ func (k *Controller) record(ctx *controller.Context, l *nodeLog, now time.Time) 
 
 func (k *Controller) recordDown(ctx *controller.Context, ns *nodeState, pods []boundPod) {
 	ctx.Record(controller.SyncRecord{Controller: Component, Object: ns.ref,
-		Observed: "kubelet down: " + plural(len(pods), "pod") + " not synced", Waiting: "kubelet stopped (node-down fault)"})
+		Observed: "kubelet down: " + humanize.Count(len(pods), "pod") + " not synced", Waiting: "kubelet stopped (node-down fault)"})
 }

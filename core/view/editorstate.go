@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"unicode/utf16"
 
+	"converge/core/humanize"
 	"converge/core/manifest"
 	"converge/core/scenario"
 )
@@ -191,8 +192,5 @@ func TextOffset(text string, line, col int) int {
 
 // pluralInt is "1 problem" or "3 problems".
 func pluralInt(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return manifest.Thousands(int64(n)) + " " + word + "s"
+	return manifest.Thousands(int64(n)) + " " + humanize.Noun(n, word)
 }

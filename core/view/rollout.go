@@ -9,6 +9,7 @@ import (
 	"converge/core/api"
 	"converge/core/controller"
 	"converge/core/controller/deployment"
+	"converge/core/humanize"
 	"converge/core/labels"
 	"converge/core/sim"
 	"converge/core/store"
@@ -295,18 +296,4 @@ func age(now, t time.Time) string {
 }
 
 // secondsText renders a second count as 45s, 2m5s, 1h2m.
-func secondsText(s int64) string {
-	switch {
-	case s < 60:
-		return fmt.Sprintf("%ds", s)
-	case s < 3600:
-		if s%60 == 0 {
-			return fmt.Sprintf("%dm", s/60)
-		}
-		return fmt.Sprintf("%dm%ds", s/60, s%60)
-	}
-	if s%3600/60 == 0 {
-		return fmt.Sprintf("%dh", s/3600)
-	}
-	return fmt.Sprintf("%dh%dm", s/3600, s%3600/60)
-}
+var secondsText = humanize.Seconds

@@ -1,11 +1,11 @@
 package view
 
 import (
-	"strconv"
 	"strings"
 	"time"
 
 	"converge/core/api"
+	"converge/core/humanize"
 	"converge/core/sim"
 )
 
@@ -264,9 +264,4 @@ func reasonMessage(p *api.Pod) string {
 }
 
 // plural is "1 pod" or "3 pods".
-func plural(n int64, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.FormatInt(n, 10) + " " + word + "s"
-}
+var plural = humanize.Count[int64]

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"converge/core/api"
+	"converge/core/humanize"
 	"converge/core/store"
 )
 
@@ -270,7 +271,7 @@ func (s *syncer) getNewReplicaSet(rsList, oldRSs []*api.ReplicaSet, createIfNotE
 		s.event(EventNormal, ScalingReplicaSetReason, fmt.Sprintf("Scaled up replica set %s from 0 to %d", created.Name, n))
 	}
 	if !alreadyExisted {
-		s.act(fmt.Sprintf("create replica set %s with %s", created.Name, plural(n, "replica")))
+		s.act(fmt.Sprintf("create replica set %s with %s", created.Name, humanize.Count(n, "replica")))
 	}
 	needsUpdate := setDeploymentRevision(s.d, newRevision)
 	if !alreadyExisted && HasProgressDeadline(s.d) {
@@ -379,12 +380,4 @@ func (s *syncer) createReplicaSet(rs *api.ReplicaSet) (*api.ReplicaSet, bool, er
 		s.event(EventWarning, FailedRSCreateReason, msg)
 		return nil, false, err
 	}
-}
-
-// plural renders "1 replica" / "3 replicas".
-func plural(n int32, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(int(n)) + " " + word + "s"
 }

@@ -8,6 +8,7 @@ import (
 
 	"converge/core/api"
 	"converge/core/controller"
+	"converge/core/humanize"
 )
 
 // This file turns one pass into its sync record: what the controller saw,
@@ -46,7 +47,7 @@ func FencepostMath(maxSurge, maxUnavailable *api.IntOrString, replicas int32) (s
 	case replicas == 0:
 		unavailableMath += "; with 0 replicas it is 0"
 	case unavailable > replicas:
-		unavailableMath += fmt.Sprintf(", capped at %s", plural(replicas, "replica"))
+		unavailableMath += fmt.Sprintf(", capped at %s", humanize.Count(replicas, "replica"))
 	}
 	return surgeMath, unavailableMath
 }
@@ -94,8 +95,8 @@ func (s *syncer) record(err error) controller.SyncRecord {
 		st = &d.Status
 	}
 	r := controller.SyncRecord{Controller: Component, Object: "deployment/" + d.Name,
-		Observed: fmt.Sprintf("%s: %d updated, %d available", plural(st.Replicas, "replica"), st.UpdatedReplicas, st.AvailableReplicas),
-		Desired:  fmt.Sprintf("%s of revision %s", plural(replicas(d), "replica"), s.desiredRevision()),
+		Observed: fmt.Sprintf("%s: %d updated, %d available", humanize.Count(st.Replicas, "replica"), st.UpdatedReplicas, st.AvailableReplicas),
+		Desired:  fmt.Sprintf("%s of revision %s", humanize.Count(replicas(d), "replica"), s.desiredRevision()),
 	}
 	steps := s.actions
 	if len(steps) == 0 {
@@ -162,7 +163,7 @@ func (s *syncer) podsWait(st *api.DeploymentStatus) string {
 	n := replicas(s.d)
 	switch {
 	case st.Replicas > st.UpdatedReplicas:
-		return "waiting for " + plural(st.Replicas-st.UpdatedReplicas, "old pod") + " to be removed"
+		return "waiting for " + humanize.Count(st.Replicas-st.UpdatedReplicas, "old pod") + " to be removed"
 	case s.newRS.Status.Replicas < rsReplicas(s.newRS):
 		return fmt.Sprintf("waiting for the replica set controller: %d of %d new pods created", s.newRS.Status.Replicas, rsReplicas(s.newRS))
 	}

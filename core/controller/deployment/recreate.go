@@ -2,6 +2,7 @@ package deployment
 
 import (
 	"converge/core/api"
+	"converge/core/humanize"
 	"converge/core/labels"
 )
 
@@ -33,7 +34,7 @@ func (s *syncer) rolloutRecreate(rsList []*api.ReplicaSet, sel labels.Selector) 
 	}
 
 	if n := s.oldPodsRunning(newRS, oldRSs, rsList, sel); n > 0 {
-		s.waiting = "waiting for " + plural(n, "old pod") + " to terminate (Recreate)"
+		s.waiting = "waiting for " + humanize.Count(n, "old pod") + " to terminate (Recreate)"
 		return s.syncRolloutStatus(allRSs, newRS)
 	}
 

@@ -19,6 +19,7 @@ import (
 
 	"converge/core/api"
 	"converge/core/controller"
+	"converge/core/humanize"
 	"converge/core/labels"
 	"converge/core/store"
 )
@@ -291,7 +292,7 @@ func (c *Controller) syncService(ctx *controller.Context, svc *api.Service, key 
 	}
 	ready, notReady := countReady(pods)
 	rec := controller.SyncRecord{Controller: Component, Object: "service/" + svc.Name,
-		Observed: plural(len(pods), "pod") + " (" + strconv.Itoa(ready) + " ready, " + strconv.Itoa(notReady) + " not ready)"}
+		Observed: humanize.Count(len(pods), "pod") + " (" + strconv.Itoa(ready) + " ready, " + strconv.Itoa(notReady) + " not ready)"}
 	st := c.seen[key]
 	if st == nil {
 		st = &svcState{}
@@ -402,11 +403,4 @@ func (c *Controller) deleteOrphans(ctx *controller.Context, services map[string]
 				Action: "delete endpoints " + ep.Name + ": its service is gone"})
 		}
 	}
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
 }

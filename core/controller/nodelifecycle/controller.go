@@ -34,11 +34,11 @@ package nodelifecycle
 
 import (
 	"maps"
-	"strconv"
 	"time"
 
 	"converge/core/api"
 	"converge/core/controller"
+	"converge/core/humanize"
 	"converge/core/store"
 )
 
@@ -373,7 +373,7 @@ func (c *Controller) markPodsNotReady(ctx *controller.Context, w *nodeWork) {
 		marked++
 	}
 	if marked > 0 {
-		w.act("mark " + plural(marked, "pod") + " not ready")
+		w.act("mark " + humanize.Count(marked, "pod") + " not ready")
 	}
 }
 
@@ -384,11 +384,4 @@ func boundAt(p *api.Pod) time.Time {
 		return c.LastTransitionTime.Time
 	}
 	return p.CreationTimestamp.Time
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
 }

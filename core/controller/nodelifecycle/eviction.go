@@ -6,6 +6,7 @@ import (
 
 	"converge/core/api"
 	"converge/core/controller"
+	"converge/core/humanize"
 	"converge/core/store"
 )
 
@@ -41,7 +42,7 @@ func (c *Controller) evict(ctx *controller.Context, w *nodeWork, now time.Time) 
 		}
 	}
 	if evicted > 0 {
-		w.act("evict " + plural(evicted, "pod"))
+		w.act("evict " + humanize.Count(evicted, "pod"))
 	}
 }
 
@@ -105,7 +106,7 @@ func (c *Controller) cancelEvictions(ctx *controller.Context, w *nodeWork, befor
 		}
 	}
 	if cancelled > 0 {
-		w.act("cancel the eviction of " + plural(cancelled, "pod"))
+		w.act("cancel the eviction of " + humanize.Count(cancelled, "pod"))
 	}
 }
 
@@ -198,7 +199,7 @@ func (c *Controller) record(ctx *controller.Context, w *nodeWork, now time.Time)
 		r.Observed += ", cordoned"
 	}
 	if len(w.pods) > 0 {
-		r.Observed += ", " + plural(len(w.pods), "pod")
+		r.Observed += ", " + humanize.Count(len(w.pods), "pod")
 	}
 	switch {
 	case len(w.actions) > 0:
