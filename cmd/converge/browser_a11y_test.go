@@ -420,6 +420,7 @@ func TestUIAxeFindsNoViolations(t *testing.T) {
 // Screenshots of every view of the screenshot test (uiViews) at 375 px, in
 // both themes: the first screen and the whole page.
 func TestUIPhoneScreenshots(t *testing.T) {
+	screenshotsOnly(t)
 	srv := startServe(t)
 	for _, scheme := range []string{"light", "dark"} {
 		for _, v := range uiViews {

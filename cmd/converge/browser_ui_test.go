@@ -41,6 +41,18 @@ import (
 // updateScreenshot rewrites docs/screenshot.png from TestUIScreenshots.
 var updateScreenshot = flag.Bool("update-screenshot", false, "rewrite docs/screenshot.png")
 
+// screenshotsOnly skips a test whose work is its screenshots, for a person
+// to look at (it asserts no more than "no console errors", which the tests
+// that drive the same views assert too): it runs with
+// CONVERGE_SCREENSHOTS=DIR or -update-screenshot (`make screenshots`), not
+// in `make test`, where it cost minutes.
+func screenshotsOnly(t *testing.T) {
+	t.Helper()
+	if os.Getenv("CONVERGE_SCREENSHOTS") == "" && !*updateScreenshot {
+		t.Skip("screenshots for a person to look at: make screenshots (CONVERGE_SCREENSHOTS=DIR)")
+	}
+}
+
 // uiReady is true once the app has drawn the rollout of a loaded scenario.
 const uiReady = `document.documentElement.dataset.ready === "true" && document.querySelector(".cv-app .cv-rollout-title") !== null && document.querySelector(".cv-app .cv-rollout-title").textContent !== ""`
 
@@ -614,6 +626,7 @@ var uiViews = []uiView{
 // docs/screenshot.png is the light rollout view's first screen (refreshed
 // with -update-screenshot).
 func TestUIScreenshots(t *testing.T) {
+	screenshotsOnly(t)
 	srv := startServe(t)
 	for _, scheme := range []string{"light", "dark"} {
 		for _, v := range uiViews {

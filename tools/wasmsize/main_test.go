@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -41,5 +43,27 @@ func TestParseSize(t *testing.T) {
 	for _, bad := range []string{"MiB", "-1MiB", "1.5 potatoes"} {
 		_, err := parseSize(bad)
 		assert.Error(t, err, bad)
+	}
+}
+
+// make size says whether the wasm was built with wasmmod's patched
+// go.yaml.in/yaml/v3: whether the go.mod it was built with replaces it.
+func TestYAMLPatchSaysWhetherItApplied(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	patched := filepath.Join(dir, "patched.mod")
+	plain := filepath.Join(dir, "plain.mod")
+	require.NoError(t, os.WriteFile(patched, []byte("module converge\n\n// Written by tools/wasmmod for the wasm build only.\nreplace go.yaml.in/yaml/v3 => /x/yaml\n"), 0o644))
+	require.NoError(t, os.WriteFile(plain, []byte("module converge\n"), 0o644))
+	tests := []struct{ name, modfile, want string }{
+		{"patched", patched, "go.yaml.in/yaml/v3 without regexp (tools/wasmmod): applied"},
+		{"plain", plain, "go.yaml.in/yaml/v3 without regexp (tools/wasmmod): skipped (" + plain + " does not replace it: wasmmod printed why)"},
+		{"no modfile", "", "go.yaml.in/yaml/v3 without regexp (tools/wasmmod): skipped (no -modfile)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			assert.Equal(t, tc.want, yamlPatch(tc.modfile))
+		})
 	}
 }
