@@ -106,8 +106,16 @@ $(AXE): tools/axe/package.json tools/axe/package-lock.json
 	npm ci --prefix tools/axe --no-audit --no-fund
 	@touch $@
 
-## lint: gofmt, go mod tidy, go vet and staticcheck, native and wasm
-lint: $(STATICCHECK)
+# deadcode runs once, for js/wasm, on every main package of the module (the
+# command line and the tools build for js too, and no file is native-only), so
+# that what the page or the command line reaches is live; without -test, code
+# that only tests reach counts as dead. Its findings, but for these, fail
+# lint: the test-helper packages, core/k8scase (which tools/k8sdiff, another
+# module, runs) and api.MustQuantity (constants in tests and in core/k8scase).
+DEADCODE_IGNORE := ^core/(simtest|k8scase)/|^internal/matchtest/|: unreachable func: MustQuantity$$
+
+## lint: gofmt, go mod tidy, go vet, staticcheck (native and wasm) and deadcode
+lint: $(STATICCHECK) $(DEADCODE)
 	@unformatted="$$(find . -name '*.go' -not -path './.git/*' -not -path '*/testdata/*' -exec gofmt -l {} +)"; \
 	if [ -n "$$unformatted" ]; then echo "gofmt -l: these files need gofmt -w:"; echo "$$unformatted"; exit 1; fi
 	@$(GO) mod tidy -diff || { echo "go.mod or go.sum is not tidy: run go mod tidy"; exit 1; }
@@ -115,6 +123,10 @@ lint: $(STATICCHECK)
 	GOOS=js GOARCH=wasm $(GO) vet ./wasm/...
 	$(STATICCHECK) ./...
 	GOOS=js GOARCH=wasm $(STATICCHECK) ./wasm/...
+	@mkdir -p bin
+	GOOS=js GOARCH=wasm $(DEADCODE) ./... > bin/deadcode.txt
+	@dead="$$(grep -Ev '$(DEADCODE_IGNORE)' bin/deadcode.txt)"; \
+	if [ -n "$$dead" ]; then echo "deadcode: functions nothing but tests reaches: wire them in or delete them:"; echo "$$dead"; exit 1; fi
 
 ## test: lint, native tests, wasm tests under Node, browser tests
 test: build lint

@@ -343,7 +343,7 @@ func TestUIEditorShowsTheAPIServersMessageAtItsLine(t *testing.T) {
 		{"immutable selector", immutable, "field is immutable"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			want := view.Validate([]byte(tc.text))
+			_, want := scenario.Parse([]byte(tc.text), view.EditorFile)
 			require.NotEmpty(t, want)
 			got := evalJS[struct {
 				Line     string `json:"line"`

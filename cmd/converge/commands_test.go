@@ -235,7 +235,7 @@ func TestUnshareSaysWhatThePageSays(t *testing.T) {
 		assert.Empty(t, out, link)
 		msg, ok := strings.CutPrefix(strings.TrimSuffix(errOut, "\n"), "converge unshare: ")
 		require.True(t, ok, errOut)
-		page := bridge.Decide(link, lib).Error
+		page := bridge.DecideAddress(bridge.ParseAddress(link), lib).Error
 		assert.Equal(t, "The shared scenario cannot be opened: "+msg+". Showing the built-in scenario rolling-update instead.", page, link)
 	}
 	code, _, errOut := runCLI(t, "unshare", "http://x/#t=3")

@@ -312,17 +312,6 @@ func DefaultScaleDownRules() *HPAScalingRules {
 		{Type: PercentScalingPolicy, Value: DefaultScaleDownPercent, PeriodSeconds: DefaultScaleDownPeriodSeconds}}}
 }
 
-// ScaleUpRulesWithDefaults is GenerateHPAScaleUpRules: r's fields over the
-// default scale-up rules (a new value; r is not modified).
-func ScaleUpRulesWithDefaults(r *HPAScalingRules) *HPAScalingRules {
-	return fillRules(r.DeepCopy(), DefaultScaleUpRules())
-}
-
-// ScaleDownRulesWithDefaults is GenerateHPAScaleDownRules.
-func ScaleDownRulesWithDefaults(r *HPAScalingRules) *HPAScalingRules {
-	return fillRules(r.DeepCopy(), DefaultScaleDownRules())
-}
-
 // fillRules is copyHPAScalingRules: the given fields over the defaults.
 func fillRules(from, to *HPAScalingRules) *HPAScalingRules {
 	if from == nil {

@@ -97,19 +97,6 @@ func (r Reference) TagNameOnly() Reference {
 	return r
 }
 
-// Familiar is the short form Docker prints: docker.io/library/nginx:1.25 is
-// nginx:1.25, docker.io/bitnami/redis is bitnami/redis.
-func (r Reference) Familiar() string {
-	f := r
-	if f.Domain == defaultDomain {
-		f.Domain = ""
-		if rest, ok := strings.CutPrefix(f.Path, officialRepoPrefix); ok && !strings.Contains(rest, "/") {
-			f.Path = rest
-		}
-	}
-	return f.String()
-}
-
 // Parse is distribution/reference's Parse: the reference as written, not
 // normalized (no default domain, no "library/").
 func Parse(s string) (Reference, error) {

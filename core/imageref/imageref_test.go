@@ -176,7 +176,6 @@ func TestNormalizedNames(t *testing.T) {
 				t.Parallel()
 				r, err := ParseNormalizedNamed(s)
 				require.NoError(t, err)
-				assert.Equal(t, tc.familiar, r.Familiar())
 				assert.Equal(t, tc.full, r.String())
 				assert.Equal(t, tc.domain, r.Domain)
 				assert.Equal(t, tc.remote, r.Path)

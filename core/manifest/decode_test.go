@@ -348,22 +348,21 @@ func TestDecodeObjects(t *testing.T) {
 	assert.Equal(t, `-:2:7: no kind "Foo" is registered for version "v1"; Converge knows apps/v1 Deployment and ReplicaSet, v1 Pod, ConfigMap, Service, Node and ResourceQuota, autoscaling/v2 HorizontalPodAutoscaler, and policy/v1 PodDisruptionBudget`, err.Error())
 }
 
-func TestDecodeNode(t *testing.T) {
+func TestDecodeNodes(t *testing.T) {
 	t.Parallel()
 	nodes, probs := ParseDocuments([]byte("objects:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: c}\n- apiVersion: v1\n  kind: List\n  items: []\n"), "s.yaml")
 	require.Empty(t, probs)
 	objects := nodes[0].Content[0].Content[1]
 
-	doc, probs := DecodeNode(objects.Content[0], "s.yaml")
+	ds, probs := DecodeNodes(objects.Content[0], "s.yaml")
 	require.Empty(t, probs)
+	require.Len(t, ds, 1)
+	doc := ds[0]
 	assert.Equal(t, 2, doc.Line)
 	assert.Equal(t, 3, doc.Col)
 	assert.Equal(t, "s.yaml", doc.File)
 	assert.Equal(t, Position{Line: 4, Col: 14}, doc.Positions.Lookup("metadata.name"))
 	assert.Equal(t, Position{Line: 4, Col: 3}, doc.Positions.Lookup("metadata"))
-
-	_, probs = DecodeNode(objects.Content[1], "s.yaml")
-	assert.Equal(t, []string{"s.yaml:5:3: a List is not allowed here; write its items one by one"}, problemStrings(probs))
 
 	docs, probs := DecodeNodes(objects.Content[1], "s.yaml")
 	assert.Empty(t, probs)

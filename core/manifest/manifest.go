@@ -53,25 +53,6 @@ func DecodeObjects(data []byte, source string) ([]api.Object, error) {
 	return out, nil
 }
 
-// DecodeNode decodes one object from a node (a document or a mapping), such
-// as an entry of a scenario's objects. A List is refused here.
-func DecodeNode(node *yaml.Node, file string) (Doc, Problems) {
-	x, probs := Expand(node, file)
-	x = unwrapDocument(x)
-	if x.Kind == yaml.MappingNode {
-		if av, k := typeOf(x); listItemKind(av, k) != "" {
-			probs = append(probs, problemAt(file, x, "a List is not allowed here; write its items one by one"))
-			return Doc{}, probs
-		}
-	}
-	ds, ps := decodeObjects(x, file, false)
-	probs = append(probs, ps...)
-	if len(ds) == 0 || probs.HasErrors() {
-		return Doc{}, probs
-	}
-	return ds[0], probs
-}
-
 // DecodeNodes decodes the object or the List of objects in a node.
 func DecodeNodes(node *yaml.Node, file string) ([]Doc, Problems) {
 	x, probs := Expand(node, file)
@@ -105,20 +86,6 @@ func lookupKey(m *yaml.Node, key string) (k, v *yaml.Node) {
 		}
 	}
 	return nil, nil
-}
-
-func scalarString(n *yaml.Node) string {
-	if n == nil || n.Kind != yaml.ScalarNode || isNull(n) {
-		return ""
-	}
-	return n.Value
-}
-
-// typeOf returns a mapping's apiVersion and kind.
-func typeOf(m *yaml.Node) (apiVersion, kind string) {
-	_, av := lookupKey(m, "apiVersion")
-	_, k := lookupKey(m, "kind")
-	return scalarString(av), scalarString(k)
 }
 
 // decodeObjects decodes one expanded object node; with lists set, a List's

@@ -47,25 +47,6 @@ func Add(a, b List) List {
 	return out
 }
 
-// Subtract is quota.Subtract: a minus b, key by key (keys of b alone are
-// negated).
-func Subtract(a, b List) List {
-	out := List{}
-	for k, v := range a {
-		if w, ok := b[k]; ok {
-			out[k] = v.Minus(w)
-		} else {
-			out[k] = v
-		}
-	}
-	for k, v := range b {
-		if _, ok := out[k]; !ok {
-			out[k] = api.Quantity{}.Minus(v)
-		}
-	}
-	return out
-}
-
 // Mask is quota.Mask: the entries of l whose names are in names.
 func Mask(l List, names []string) List {
 	out := List{}

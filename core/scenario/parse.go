@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"maps"
 	"strconv"
 	"strings"
@@ -100,24 +99,6 @@ type rawStep struct {
 	Commit      *yaml.Node `json:"commit"`
 	Load        *yaml.Node `json:"load"`
 	ExpectError *yaml.Node `json:"expectError"`
-}
-
-// Load reads and parses a scenario file from fsys (core reads files only
-// through io/fs).
-func Load(fsys fs.FS, name string) (*Scenario, Problems) {
-	f, err := fsys.Open(name)
-	if err != nil {
-		return nil, Problems{{File: name, Message: "cannot read the file: " + err.Error()}}
-	}
-	defer f.Close()
-	data, err := ReadAll(f)
-	if errors.Is(err, ErrTooLarge) {
-		return nil, Problems{{File: name, Message: err.Error()}}
-	}
-	if err != nil {
-		return nil, Problems{{File: name, Message: "cannot read the file: " + err.Error()}}
-	}
-	return Parse(data, name)
 }
 
 // Parse parses a scenario, or a plain manifest file (one or several objects

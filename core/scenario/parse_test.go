@@ -5,7 +5,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"testing/fstest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -182,27 +181,6 @@ func TestParseEnforcesTheLimits(t *testing.T) {
 	}
 	ok := mustParse(t, "name: r\nobjects:\n"+deploy("a", 6000)+deploy("b", 4000))
 	assert.Len(t, ok.Objects, 2, "exactly 10,000 is allowed")
-}
-
-func TestLoad(t *testing.T) {
-	t.Parallel()
-	fsys := fstest.MapFS{
-		"scenarios/ok.yaml":  {Data: []byte("name: ok\n")},
-		"scenarios/bad.yaml": {Data: []byte("name: Bad\n")},
-		"huge.yaml":          {Data: make([]byte, MaxFileSize+1)},
-	}
-	s, probs := Load(fsys, "scenarios/ok.yaml")
-	require.Empty(t, probs)
-	assert.Equal(t, "ok", s.Name)
-
-	_, probs = Load(fsys, "scenarios/bad.yaml")
-	assert.Equal(t, []string{`scenarios/bad.yaml:1:7: name: invalid name "Bad": must consist of lowercase letters, digits and '-', at most 63 characters`}, problemStrings(probs))
-
-	_, probs = Load(fsys, "missing.yaml")
-	assert.Equal(t, []string{"missing.yaml: cannot read the file: open missing.yaml: file does not exist"}, problemStrings(probs))
-
-	_, probs = Load(fsys, "huge.yaml")
-	assert.Equal(t, []string{"huge.yaml: the file is too large: a scenario may have at most 4 MiB"}, problemStrings(probs))
 }
 
 func TestParseOKFiles(t *testing.T) {

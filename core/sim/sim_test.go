@@ -28,7 +28,9 @@ var update = flag.Bool("update", false, "rewrite the golden traces in testdata")
 
 func load(t testing.TB, fsys fs.FS, name string) *scenario.Scenario {
 	t.Helper()
-	scn, probs := scenario.Load(fsys, name)
+	data, err := fs.ReadFile(fsys, name)
+	require.NoError(t, err)
+	scn, probs := scenario.Parse(data, name)
 	require.False(t, probs.HasErrors(), "%v", probs)
 	return scn
 }

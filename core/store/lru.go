@@ -23,20 +23,6 @@ func newLRU[K comparable, V any](size int) *lru[K, V] {
 	return &lru[K, V]{size: size, index: map[K]int32{}, items: make([]lruItem[K, V], 1, 8)}
 }
 
-// len returns the number of entries.
-func (c *lru[K, V]) len() int { return len(c.index) }
-
-// get returns the entry for k and makes it the most recent.
-func (c *lru[K, V]) get(k K) (V, bool) {
-	i, ok := c.index[k]
-	if !ok {
-		var zero V
-		return zero, false
-	}
-	c.toFront(i)
-	return c.items[i].val, true
-}
-
 // put sets the entry for k, the most recent, evicting the least recent
 // entry when the cache is full.
 func (c *lru[K, V]) put(k K, v V) {

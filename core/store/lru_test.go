@@ -80,3 +80,19 @@ func TestLRUPrune(t *testing.T) {
 	assert.True(t, ok)
 	assert.Equal(t, 1000, c.len())
 }
+
+// Only the tests read an entry back or count them; the store upserts.
+
+// len returns the number of entries.
+func (c *lru[K, V]) len() int { return len(c.index) }
+
+// get returns the entry for k and makes it the most recent.
+func (c *lru[K, V]) get(k K) (V, bool) {
+	i, ok := c.index[k]
+	if !ok {
+		var zero V
+		return zero, false
+	}
+	c.toFront(i)
+	return c.items[i].val, true
+}

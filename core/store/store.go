@@ -146,10 +146,6 @@ func (s *Store) Rand() *rand.Rand { return s.rng }
 // with every write, so a reader can tell whether anything changed.
 func (s *Store) ResourceVersion() int64 { return s.rv }
 
-// KindOf returns the kind of obj, or "" for an unknown type: api.KindOf,
-// the store holding every kind of core/api's resource table.
-func KindOf(obj api.Object) string { return api.KindOf(obj) }
-
 func key(namespace, name string) string {
 	if namespace == "" {
 		return name

@@ -479,10 +479,10 @@ func TestTypedAccessors(t *testing.T) {
 		require.NoError(t, err)
 		assert.NotNil(t, o)
 	}
-	assert.Equal(t, api.KindEndpoints, store.KindOf(&api.Endpoints{}))
-	assert.Equal(t, "", store.KindOf(nil))
+	assert.Equal(t, api.KindEndpoints, api.KindOf(&api.Endpoints{}))
+	assert.Equal(t, "", api.KindOf(nil))
 	for _, r := range api.Resources() {
-		assert.Equal(t, r.Kind, store.KindOf(store.NewObject(r.Kind)), r.Kind)
+		assert.Equal(t, r.Kind, api.KindOf(store.NewObject(r.Kind)), r.Kind)
 	}
 	assert.Nil(t, store.NewObject("Secret"))
 	assert.Equal(t, "Deployment.apps", store.GroupKind(api.KindDeployment))

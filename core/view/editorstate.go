@@ -153,12 +153,6 @@ func (e *Editor) Status() EditorStatus {
 	return EditorStatus{Text: "The scenario as it runs, with the steps added from the console.", Tone: ToneMuted, CanApply: true}
 }
 
-// ProblemsOf turns a load's problems into the editor's, keyed in order;
-// a problem without a column is placed at column 1.
-func ProblemsOf(ps scenario.Problems) []Problem {
-	return problemsOf(ps, loadKey)
-}
-
 func loadKey(i int, _ scenario.Problem) string { return "load:" + strconv.Itoa(i) }
 
 // Place says where a problem is, as the problem list reads it: "line 3,

@@ -190,3 +190,9 @@ func TestEditorShowsTheFirstProblems(t *testing.T) {
 	assert.Len(t, e.Problems(), 1)
 	assert.Empty(t, e.More())
 }
+
+// ProblemsOf turns a load's problems into the editor's, keyed in order;
+// a problem without a column is placed at column 1.
+func ProblemsOf(ps scenario.Problems) []Problem {
+	return problemsOf(ps, loadKey)
+}

@@ -58,14 +58,9 @@ type EventList struct {
 // MaxEventRows bounds the rows drawn.
 const MaxEventRows = 200
 
-// Events returns the event log up to now (the events the API server holds,
+// EventsWith is the event log up to now (the events the API server holds,
 // as `kubectl get events` lists them, and the scenario's steps that ran),
-// filtered, newest first.
-func Events(s *sim.Sim, f EventFilter) EventList {
-	return EventsWith(s, f, nil)
-}
-
-// EventsWith is Events with the console's refused commands
+// filtered, newest first, with the console's refused commands
 // (Console.Refusals) among the rows: each refusal, a step's or the
 // console's, is a Warning row (reason Rejected) with the API server's or
 // kubectl's text, beside the step's own row.

@@ -7,7 +7,7 @@ import (
 	"converge/wasm/bridge"
 )
 
-func ExampleDecide() {
+func ExampleDecideAddress() {
 	lib := bridge.NewLibrary(fstest.MapFS{
 		"basic-loop.yaml": {Data: []byte("name: basic-loop\ntitle: The basic loop\nduration: 60s\n")},
 	})
@@ -16,7 +16,7 @@ func ExampleDecide() {
 		"https://example.com/#s=@not-a-share",
 		"https://example.com/?scenario=basic-loop&t=soon",
 	} {
-		o := bridge.Decide(href, lib)
+		o := bridge.DecideAddress(bridge.ParseAddress(href), lib)
 		fmt.Printf("%s at %ds, embed %v\n", o.Name, o.T, o.Embed)
 		if o.Error != "" {
 			fmt.Println(" ", o.Error)

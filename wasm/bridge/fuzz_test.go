@@ -26,7 +26,7 @@ func FuzzDecide(f *testing.F) {
 	lib := testLibrary()
 	lib.List()
 	f.Fuzz(func(t *testing.T, href string) {
-		o := Decide(href, lib)
+		o := DecideAddress(ParseAddress(href), lib)
 		require.NotNil(t, o.Sim, "the default always opens: %s", o.Error)
 		assert.GreaterOrEqual(t, o.T, int64(0))
 		assert.LessOrEqual(t, o.T, int64(o.Sim.Duration()/time.Second))

@@ -49,7 +49,7 @@ func TestShippedLibrary(t *testing.T) {
 	for _, in := range list {
 		assert.NotEqual(t, in.Name, in.Title, "%s: a shipped scenario has a title and parses", in.Name)
 	}
-	o := Decide("/", lib)
+	o := DecideAddress(ParseAddress("/"), lib)
 	require.NotNil(t, o.Sim, o.Error)
 	assert.Empty(t, o.Error)
 	assert.Equal(t, lib.Default(), o.Name)

@@ -32,7 +32,7 @@ func TestLinksOpenAtTheirSecond(t *testing.T) {
 			for _, base := range []string{"http://127.0.0.1:8080/", "/docs/converge/"} {
 				u, err := tc.link.URL(base)
 				require.NoError(t, err)
-				o := Decide(u, testLibrary()) // a Library reads its files once, unguarded: one per test
+				o := DecideAddress(ParseAddress(u), testLibrary()) // a Library reads its files once, unguarded: one per test
 				require.Empty(t, o.Error, u)
 				assert.Equal(t, tc.wantName, o.Name)
 				assert.Equal(t, tc.wantT, o.T, u)

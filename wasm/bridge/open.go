@@ -156,21 +156,16 @@ type Open struct {
 	Error string
 }
 
-// Decide chooses what the page opens for href: the shared scenario if the
-// address carries one, else the built-in one it names, else lib's default;
-// when what it asks for cannot be opened, the default, with Error saying
-// why. Examples:
+// DecideAddress chooses what the page opens for the address a (ParseAddress
+// of the page's href, or a <converge-sim>'s attributes): the shared
+// scenario if the address carries one, else the built-in one it names, else
+// lib's default; when what it asks for cannot be opened, the default, with
+// Error saying why. Examples:
 //
 //	/                      → the default scenario at 0s
 //	/?scenario=basic-loop&t=30 → basic-loop at 30s
 //	/#s=@@@                → the default, Error "The shared scenario cannot be opened: share link is corrupt: ..."
 //	/?scenario=nope        → the default, Error "There is no built-in scenario "nope"; ..."
-func Decide(href string, lib *Library) Open {
-	return DecideAddress(ParseAddress(href), lib)
-}
-
-// DecideAddress is Decide for an address already read (a <converge-sim>'s
-// attributes).
 func DecideAddress(a Address, lib *Library) Open {
 	o := Open{Embed: a.Embed, Compare: a.Compare}
 	var problem string

@@ -134,7 +134,7 @@ func TestDecide(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			o := Decide(tc.href, testLibrary())
+			o := DecideAddress(ParseAddress(tc.href), testLibrary())
 			require.NotNil(t, o.Sim, "error: %s", o.Error)
 			assert.Equal(t, tc.wantName, o.Name)
 			assert.Equal(t, tc.wantScn, o.Sim.Scenario().Name)
@@ -157,7 +157,7 @@ func TestDecidePrefersTheNamedDefaults(t *testing.T) {
 		"alpha.yaml":      {Data: []byte(alphaYAML)},
 		"basic-loop.yaml": {Data: []byte(strings.Replace(betaYAML, "name: beta", "name: basic-loop", 1))},
 	})
-	o := Decide("/", lib)
+	o := DecideAddress(ParseAddress("/"), lib)
 	require.NotNil(t, o.Sim)
 	assert.Equal(t, "basic-loop", o.Name)
 }
@@ -180,7 +180,7 @@ func TestDecideWithNothingToOpen(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			o := Decide(tc.href, tc.lib)
+			o := DecideAddress(ParseAddress(tc.href), tc.lib)
 			assert.Nil(t, o.Sim)
 			assert.Contains(t, o.Error, tc.wantErr)
 		})
@@ -236,7 +236,7 @@ func TestOpenResultSaysCompare(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			o := Decide(tc.href, testLibrary())
+			o := DecideAddress(ParseAddress(tc.href), testLibrary())
 			require.Empty(t, o.Error)
 			assert.Equal(t, tc.want, o.Result().Compare)
 		})

@@ -136,16 +136,6 @@ func MaxUnavailable(d *api.Deployment) int32 {
 	return min(unavailable, n)
 }
 
-// MinAvailable returns spec.replicas − MaxUnavailable, or 0 for Recreate.
-//
-// Example: 10 replicas with maxUnavailable 60% gives 4.
-func MinAvailable(d *api.Deployment) int32 {
-	if !IsRollingUpdate(d) {
-		return 0
-	}
-	return replicas(d) - MaxUnavailable(d)
-}
-
 // NewRSNewReplicas returns the size the new ReplicaSet should have now. For
 // Recreate it is spec.replicas. For RollingUpdate it grows the new
 // ReplicaSet up to the surge cap: with maxTotal = replicas + maxSurge and

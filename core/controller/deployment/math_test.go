@@ -565,3 +565,13 @@ func TestTerminatingReplicasSumsWhatTheReplicaSetsReport(t *testing.T) {
 		})
 	}
 }
+
+// MinAvailable returns spec.replicas − MaxUnavailable, or 0 for Recreate.
+//
+// Example: 10 replicas with maxUnavailable 60% gives 4.
+func MinAvailable(d *api.Deployment) int32 {
+	if !IsRollingUpdate(d) {
+		return 0
+	}
+	return replicas(d) - MaxUnavailable(d)
+}

@@ -200,7 +200,12 @@ func TestScalingWithRules(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			h := &History{ScaleUpEvents: tc.ups, ScaleDownEvents: tc.downs}
-			b := Behavior{ScaleUp: api.ScaleUpRulesWithDefaults(tc.upRules), ScaleDown: api.ScaleDownRulesWithDefaults(tc.downRules),
+			// The rules as the API server defaults them (GenerateHPAScaleUpRules,
+			// GenerateHPAScaleDownRules).
+			hpa := &api.HorizontalPodAutoscaler{Spec: api.HorizontalPodAutoscalerSpec{
+				Behavior: &api.HorizontalPodAutoscalerBehavior{ScaleUp: tc.upRules.DeepCopy(), ScaleDown: tc.downRules.DeepCopy()}}}
+			api.SetDefaultsHorizontalPodAutoscaler(hpa)
+			b := Behavior{ScaleUp: hpa.Spec.Behavior.ScaleUp, ScaleDown: hpa.Spec.Behavior.ScaleDown,
 				MinReplicas: tc.min, MaxReplicas: tc.max}
 			got, cond, _ := h.convertDesiredReplicasWithBehaviorRate(b, tc.current, tc.desired, testNow)
 			assert.Equal(t, tc.want, got)

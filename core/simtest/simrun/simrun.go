@@ -28,7 +28,9 @@ func Parse(t testing.TB, src string) *scenario.Scenario {
 // Builtin loads the built-in scenario name, failing the test on any problem.
 func Builtin(t testing.TB, name string) *scenario.Scenario {
 	t.Helper()
-	scn, probs := scenario.Load(scenarios.FS, name+".yaml")
+	data, err := fs.ReadFile(scenarios.FS, name+".yaml")
+	require.NoError(t, err)
+	scn, probs := scenario.Parse(data, name+".yaml")
 	require.False(t, probs.HasErrors(), "%v", probs)
 	return scn
 }
