@@ -104,7 +104,7 @@
 //
 // The page (not an embed) rewrites its address with history.replaceState
 // so that a reload or a copied address opens what it shows, at its second
-// (app.syncAddress, view.Link): ?scenario=NAME&t=T while the scenario is
+// (app.syncAddress, session.Link): ?scenario=NAME&t=T while the scenario is
 // exactly a built-in one, #s=SHARE&t=T once it is the user's own (a
 // console command, the editor's Apply, a link, My scenarios, an import).
 // An action that changes the scenario writes it at once; a change of time

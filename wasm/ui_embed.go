@@ -8,6 +8,7 @@ import (
 
 	"honnef.co/go/js/dom/v2"
 
+	"converge/core/session"
 	"converge/core/sim"
 	"converge/core/view"
 )
@@ -15,7 +16,7 @@ import (
 // embedPart is the Embed button in the page's top bar and the panel it
 // opens under the bar: copy-paste snippets (the script tag and a
 // <converge-sim>, or an <iframe> of ?embed=1) for the scenario at the
-// second the page shows. view.EmbedOf decides the snippets and the texts
+// second the page shows. session.EmbedOf decides the snippets and the texts
 // (docs/embedding.md); this draws them.
 type embedPart struct {
 	btn, panel, intro, codes, status, close *node
@@ -106,13 +107,13 @@ func (a *app) embedClicked(open bool) {
 	e.panel.setClass("cv-note cv-embed-panel")
 	e.shownSim, e.shownT = a.inst.Sim, a.inst.Sim.T()
 	l, err := a.link()
-	var em view.Embed
+	var em session.Embed
 	if err == nil {
 		loc := js.Global().Get("location")
-		em, err = view.EmbedOf(loc.Get("origin").String()+loc.Get("pathname").String(), l)
+		em, err = session.EmbedOf(loc.Get("origin").String()+loc.Get("pathname").String(), l)
 	}
 	switch {
-	case errors.Is(err, view.ErrTooLargeForLink):
+	case errors.Is(err, session.ErrTooLargeForLink):
 		e.intro.setText(view.EmbedTooLarge(len(l.YAML)))
 	case err != nil:
 		e.intro.setText("No snippet: " + err.Error())

@@ -10,6 +10,7 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"converge/core/library"
+	"converge/core/session"
 	"converge/core/sim"
 	"converge/core/view"
 	"converge/wasm/bridge"
@@ -19,7 +20,7 @@ import (
 // bar, and the note under it that says what they (and imports, saves, the
 // storage) did: a message, with the link to copy by hand when there is one.
 // What a link is and what the texts say is decided in core/view
-// (view.ShareOf and its texts); this draws them.
+// (session.ShareOf and its texts); this draws them.
 type sharePart struct {
 	el, share, menuBtn, menu            *node
 	note, noteText, noteLink, noteClose *node
@@ -114,16 +115,16 @@ func (s *sharePart) say(text string, tone view.Tone, link string) {
 }
 
 // link is what a link to the page carries now.
-func (a *app) link() (view.Link, error) {
+func (a *app) link() (session.Link, error) {
 	scn := a.inst.Sim.Scenario()
 	y, err := scn.Marshal()
 	if err != nil {
-		return view.Link{}, err
+		return session.Link{}, err
 	}
-	return view.Link{Builtin: a.inst.Origin().Builtin(scn), YAML: y, T: a.inst.Sim.T()}, nil
+	return session.Link{Builtin: a.inst.Origin().Builtin(scn), YAML: y, T: a.inst.Sim.T()}, nil
 }
 
-// shareClicked copies the link to the scenario at this second (view.ShareOf),
+// shareClicked copies the link to the scenario at this second (session.ShareOf),
 // or, for a scenario too large for a link, saves it in My scenarios and
 // says so.
 func (a *app) shareClicked() {
@@ -136,7 +137,7 @@ func (a *app) shareClicked() {
 		return
 	}
 	loc := js.Global().Get("location")
-	sh := view.ShareOf(loc.Get("origin").String()+loc.Get("pathname").String(), l)
+	sh := session.ShareOf(loc.Get("origin").String()+loc.Get("pathname").String(), l)
 	if sh.TooLarge {
 		a.saveTooLarge(l, sh)
 		return
@@ -161,7 +162,7 @@ func (a *app) shareClicked() {
 // saveTooLarge keeps a scenario too large for a link in My scenarios,
 // under its name (the same save again on a second Share), and says why
 // there is no link.
-func (a *app) saveTooLarge(l view.Link, sh view.Share) {
+func (a *app) saveTooLarge(l session.Link, sh session.Share) {
 	s := a.shareBar
 	inst, sm := a.inst, a.inst.Sim
 	a.async(func() {
@@ -186,7 +187,7 @@ func (a *app) saveTooLarge(l view.Link, sh view.Share) {
 	})
 }
 
-// syncAddress writes the page's address for what it shows now (view.Link:
+// syncAddress writes the page's address for what it shows now (session.Link:
 // ?scenario=NAME or #s=SHARE, with &t=), so that a reload or a copied
 // address opens the same. A scenario too large for a link leaves the
 // address as it is (Share says why).

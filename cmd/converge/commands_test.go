@@ -225,7 +225,7 @@ func TestKubectlLineQuoting(t *testing.T) {
 }
 
 // TestUnshareSaysWhatThePageSays: a link the page cannot open is refused
-// with the page's own words (bridge.ShareOfLink decides for both).
+// with the page's own words (session.ShareOfLink decides for both).
 func TestUnshareSaysWhatThePageSays(t *testing.T) {
 	t.Parallel()
 	lib := bridge.NewLibrary(scenarios.FS)
