@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"converge/core/scenario"
+	"converge/core/session"
 	"converge/core/view"
-	"converge/wasm/bridge"
 )
 
 // The raw functions of one instance's JS object. web/converge.js wraps them
@@ -59,7 +59,7 @@ func (p *page) loading(f *funcs, inst *Instance) {
 		if err != nil {
 			return nil, err
 		}
-		return bridge.JSON(bridge.NewLoadResult(inst.Load([]byte(src)))), nil
+		return session.JSON(session.NewLoadResult(inst.Load([]byte(src)))), nil
 	})
 	f.set("loadBuiltin", outcomeFunc, func(a args) (any, error) {
 		name, err := a.str(0, "the scenario name")
@@ -70,9 +70,9 @@ func (p *page) loading(f *funcs, inst *Instance) {
 		var probs scenario.Problems
 		switch {
 		case err == nil:
-			return bridge.JSON(bridge.NewLoadResult(nil)), nil
+			return session.JSON(session.NewLoadResult(nil)), nil
 		case errors.As(err, &probs):
-			return bridge.JSON(bridge.NewLoadResult(probs)), nil
+			return session.JSON(session.NewLoadResult(probs)), nil
 		}
 		return nil, err
 	})
@@ -81,14 +81,14 @@ func (p *page) loading(f *funcs, inst *Instance) {
 		if err != nil {
 			return nil, err
 		}
-		return bridge.JSON(bridge.Validate([]byte(src), "scenario.yaml")), nil
+		return session.JSON(session.Validate([]byte(src), "scenario.yaml")), nil
 	})
 	f.set("open", outcomeFunc, func(a args) (any, error) {
 		attrs, err := a.object(0, "the attributes", true)
 		if err != nil {
 			return nil, err
 		}
-		addr := bridge.Address{}
+		addr := session.Address{}
 		if attrs.Type() == js.TypeObject {
 			addr.Scenario = stringProp(attrs, "scenario")
 			addr.Share = stringProp(attrs, "share")
@@ -97,14 +97,14 @@ func (p *page) loading(f *funcs, inst *Instance) {
 			addr.Embed = attrs.Get("embed").Truthy()
 			addr.Compare = attrs.Get("compare").Truthy()
 		}
-		return bridge.JSON(inst.Open(addr).Result()), nil
+		return session.JSON(inst.Open(addr).Result()), nil
 	})
 	f.set("openURL", outcomeFunc, func(a args) (any, error) {
 		href, err := a.str(0, "the URL")
 		if err != nil {
 			return nil, err
 		}
-		return bridge.JSON(inst.Open(bridge.ParseAddress(href)).Result()), nil
+		return session.JSON(inst.Open(session.ParseAddress(href)).Result()), nil
 	})
 }
 
@@ -197,7 +197,7 @@ func (p *page) stepping(f *funcs, inst *Instance) {
 		if err != nil {
 			return err
 		}
-		if err := inst.checkBlock(fmt.Sprintf("%s(%d)", a.fn, t), t, bridge.SeekWork(inst.Sim, t)); err != nil {
+		if err := inst.checkBlock(fmt.Sprintf("%s(%d)", a.fn, t), t, session.SeekWork(inst.Sim, t)); err != nil {
 			return err
 		}
 		inst.SeekTo(t)
@@ -244,7 +244,7 @@ func (p *page) stepping(f *funcs, inst *Instance) {
 		if err != nil {
 			return nil, err
 		}
-		return bridge.JSON(inst.Run(line)), nil
+		return session.JSON(inst.Run(line)), nil
 	})
 	f.set("removeStep", outcomeFunc, func(a args) (any, error) {
 		if inst.disposed {
@@ -288,15 +288,15 @@ func (p *page) reading(f *funcs, inst *Instance) {
 	})
 	value("source", func() (any, error) { return string(inst.Source), nil })
 	value("name", func() (any, error) { return inst.Name, nil })
-	value("history", func() (any, error) { return bridge.JSON(nonNil(inst.Sim.History())), nil })
-	value("expectations", func() (any, error) { return bridge.JSON(nonNil(inst.Sim.Expectations())), nil })
-	value("steps", func() (any, error) { return bridge.JSON(nonNil(view.StepLog(inst.Sim))), nil })
+	value("history", func() (any, error) { return session.JSON(nonNil(inst.Sim.History())), nil })
+	value("expectations", func() (any, error) { return session.JSON(nonNil(inst.Sim.Expectations())), nil })
+	value("steps", func() (any, error) { return session.JSON(nonNil(view.StepLog(inst.Sim))), nil })
 	value("time", func() (any, error) { return inst.Sim.T(), nil })
 	value("horizon", func() (any, error) { return inst.Sim.Horizon(), nil })
 	value("duration", func() (any, error) { return int64(inst.Sim.Duration() / time.Second), nil })
-	value("variants", func() (any, error) { return bridge.JSON(nonNil(inst.Sim.Scenario().VariantNames())), nil })
+	value("variants", func() (any, error) { return session.JSON(nonNil(inst.Sim.Scenario().VariantNames())), nil })
 	value("compared", func() (any, error) { return inst.Compare != nil, nil })
-	value("outcomes", func() (any, error) { return bridge.JSON(inst.Outcomes()), nil })
+	value("outcomes", func() (any, error) { return session.JSON(inst.Outcomes()), nil })
 	f.set("rolloutTimes", valueFunc, func(a args) (any, error) {
 		if err := live(inst); err != nil {
 			return nil, err
@@ -308,7 +308,7 @@ func (p *page) reading(f *funcs, inst *Instance) {
 				return nil, err
 			}
 		}
-		return bridge.JSON(inst.RolloutTimes(name)), nil
+		return session.JSON(inst.RolloutTimes(name)), nil
 	})
 	f.set("error", valueFunc, func(a args) (any, error) { return inst.Err, nil })
 	f.set("complete", valueFunc, func(a args) (any, error) {
@@ -319,7 +319,7 @@ func (p *page) reading(f *funcs, inst *Instance) {
 		if err != nil {
 			return nil, err
 		}
-		return bridge.JSON(inst.Complete(line)), nil
+		return session.JSON(inst.Complete(line)), nil
 	})
 }
 

@@ -6,8 +6,8 @@ import (
 	"syscall/js"
 
 	"converge/core/scenario"
+	"converge/core/session"
 	"converge/core/version"
-	"converge/wasm/bridge"
 )
 
 // page is the Go side of one page: its handle table and the raw bridge
@@ -36,7 +36,7 @@ type page struct {
 //	fromFragment(s)  the YAML a share payload carries, or an Error
 //	toFragment(yaml) the share payload of a YAML text, or an Error
 //	count()          how many instances are alive
-func newPage(lib *bridge.Library, newRenderer RendererFunc) *page {
+func newPage(lib *session.Library, newRenderer RendererFunc) *page {
 	p := &page{instances: newInstances(lib, newRenderer), storage: newStorage(indexedDBFS)}
 	p.instances.storage = p.storage
 	p.funcs = &funcs{obj: js.Global().Get("Object").New()}
@@ -55,7 +55,7 @@ func newPage(lib *bridge.Library, newRenderer RendererFunc) *page {
 		return p.newObject(p.instances.create()), nil
 	})
 	f.set("scenarios", valueFunc, func(a args) (any, error) {
-		return bridge.JSON(lib.List()), nil
+		return session.JSON(lib.List()), nil
 	})
 	f.set("fromFragment", valueFunc, func(a args) (any, error) {
 		s, err := a.str(0, "the share payload")

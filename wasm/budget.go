@@ -7,7 +7,7 @@ import (
 	"runtime/debug"
 
 	"converge/core/manifest"
-	"converge/wasm/bridge"
+	"converge/core/session"
 )
 
 // A page's simulations share one Go heap, in one wasm memory of at most
@@ -69,7 +69,7 @@ func (t *instances) checkBudget() error {
 // failedCreate is what create returns instead of an instance: the JSON of
 // {ok: false, error}, which converge.js parses.
 func failedCreate(err error) string {
-	return bridge.JSON(struct {
+	return session.JSON(struct {
 		OK    bool   `json:"ok"`
 		Error string `json:"error"`
 	}{Error: "create: " + err.Error()})

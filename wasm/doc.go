@@ -48,7 +48,7 @@
 //     one problem at line 0;
 //   - LoadBuiltin(name);
 //   - Open(address): what ?scenario=, &t= and #s= ask for (package
-//     converge/wasm/bridge decides, natively): on a corrupt share or an
+//     converge/core/session decides, natively): on a corrupt share or an
 //     unknown name it opens the default and sets Err to a sentence to show,
 //     such as "The shared scenario cannot be opened: share link is corrupt:
 //     .... Showing the built-in scenario rolling-update instead.", which the
@@ -129,7 +129,7 @@
 // Promises (api_saved.go). The editor keeps its text as a draft 600 ms
 // after typing stops (ui_draft.go) and, once the page has opened, offers a
 // draft whose text differs from the editor's. The downloads are made in
-// Go (wasm/bridge: ScenarioFile, KubectlFile, TraceFile, ChartsFile) and
+// Go (core/session: ScenarioFile, KubectlFile, TraceFile, ChartsFile) and
 // handed to the browser as a Blob. Instance.SaveWork keeps what the user
 // would lose if the page stopped (a scenario of their own, the editor's
 // edits as the draft), for whatever must stop the runtime.
@@ -145,7 +145,7 @@
 // # Seeks in slices
 //
 // Nothing blocks the page for long (docs/limits.md). A seek goes in slices
-// of about 50 ms, one per animation frame (seek.go; bridge.Seek decides
+// of about 50 ms, one per animation frame (seek.go; session.Seek decides
 // what a slice does): the page's scrubber, its step back, the &t= of an
 // address and <converge-sim t=...> (Open) and the JS API's seekAsync. A
 // short one is done in its first slice, at once; a longer one shows its
@@ -153,7 +153,7 @@
 // between slices, the rest of the page waits for the end) and draws the
 // whole page once when it is there. Any other change of the instance
 // stops it at the whole second it reached. Every step and seek is timed
-// (bridge.Meter): the synchronous seek, moveTo, step and advance refuse a
+// (session.Meter): the synchronous seek, moveTo, step and advance refuse a
 // jump estimated beyond about a second, with a message that names
 // seekAsync, and the play loop computes at most a slice's worth per frame.
 //

@@ -14,9 +14,9 @@ import (
 	"converge/core/compare"
 	"converge/core/kubectl"
 	"converge/core/scenario"
+	"converge/core/session"
 	"converge/core/sim"
 	"converge/core/view"
-	"converge/wasm/bridge"
 )
 
 // Instance is one simulation on the page (the page itself, or one
@@ -57,7 +57,7 @@ type Instance struct {
 	// page's links (Origin).
 	origin view.Origin
 
-	lib *bridge.Library
+	lib *session.Library
 	// storage is the page's library of saved scenarios and draft.
 	storage *storage
 	// newRenderer makes the renderers that Mount attaches; nil draws
@@ -160,7 +160,7 @@ func renderSafely(i *Instance, r Renderer) {
 // On problems it keeps the previous simulation and returns them (with
 // their line:col); a valid scenario returns its notes, if any.
 func (i *Instance) Load(src []byte) scenario.Problems {
-	p := bridge.Prepare(src, "scenario.yaml")
+	p := session.Prepare(src, "scenario.yaml")
 	if p.Sim != nil {
 		i.stopSeek(&stopError{"stopped by a load"})
 		i.set(p.Sim, p.Source, "")
@@ -169,14 +169,14 @@ func (i *Instance) Load(src []byte) scenario.Problems {
 }
 
 // LoadBuiltin loads the library's scenario name, at t=0, and calls
-// Changed. An unknown name is a *bridge.UnknownScenarioError; a built-in
+// Changed. An unknown name is a *session.UnknownScenarioError; a built-in
 // that does not parse, its problems (a scenario.Problems).
 func (i *Instance) LoadBuiltin(name string) error {
 	src, err := i.lib.Source(name)
 	if err != nil {
 		return err
 	}
-	p := bridge.Prepare(src, name+".yaml")
+	p := session.Prepare(src, name+".yaml")
 	if p.Sim == nil {
 		return p.Problems.Errors()
 	}
@@ -239,12 +239,12 @@ func (i *Instance) follow() {
 	}
 }
 
-// Open opens what an address asks for (bridge.Decide: a share, a built-in
+// Open opens what an address asks for (session.Decide: a share, a built-in
 // name, a time), falling back to the library's default with Err set when it
 // cannot, then seeks to the address's t (in slices when it is far: Open
 // returns with the seek under way) and calls Changed.
-func (i *Instance) Open(a bridge.Address) bridge.Open {
-	o := bridge.DecideAddress(a, i.lib)
+func (i *Instance) Open(a session.Address) session.Open {
+	o := session.DecideAddress(a, i.lib)
 	i.stopSeek(&stopError{"stopped by an open"})
 	i.Err = o.Error
 	i.WantCompare = o.Compare
@@ -291,7 +291,7 @@ func (i *Instance) RolloutTimes(name string) []view.RolloutTime {
 }
 
 // Scenarios lists the built-in library.
-func (i *Instance) Scenarios() []bridge.Info { return i.lib.List() }
+func (i *Instance) Scenarios() []session.Info { return i.lib.List() }
 
 // MaxSeconds is the furthest a simulation goes: the longest a scenario may
 // run.
@@ -323,7 +323,7 @@ func (i *Instance) SeekTo(t int64) {
 	}
 	i.stopSeek(&stopError{"stopped by a seek"})
 	t = min(max(t, 0), MaxSeconds)
-	i.measured(bridge.SeekWork(i.Sim, t), func() { i.Sim.SeekTo(t) })
+	i.measured(session.SeekWork(i.Sim, t), func() { i.Sim.SeekTo(t) })
 	i.Changed()
 }
 
@@ -422,7 +422,7 @@ func (i *Instance) dispose() {
 // instances is the handle table of one page: id → *Instance. main makes
 // one; nothing else holds instances.
 type instances struct {
-	lib         *bridge.Library
+	lib         *session.Library
 	storage     *storage
 	newRenderer RendererFunc
 	next        int
@@ -433,7 +433,7 @@ type instances struct {
 
 // newInstances makes the table of a page whose library is lib and whose
 // instances draw with newRenderer (nil: they draw nothing).
-func newInstances(lib *bridge.Library, newRenderer RendererFunc) *instances {
+func newInstances(lib *session.Library, newRenderer RendererFunc) *instances {
 	return &instances{lib: lib, newRenderer: newRenderer, byID: map[int]*Instance{}, budget: PageMemoryBudget}
 }
 

@@ -8,12 +8,12 @@ import (
 	"syscall/js"
 	"time"
 
-	"converge/wasm/bridge"
+	"converge/core/session"
 )
 
 // Seeks in slices (docs/js-api.md, seekAsync; docs/limits.md). A seek far
 // ahead would keep the page's only thread busy for seconds, or minutes: it
-// goes in slices of about 50 ms instead (bridge.Seek decides what each
+// goes in slices of about 50 ms instead (session.Seek decides what each
 // does), one per animation frame, and between them the page draws the
 // progress and handles input. An instance has at most one seek under way;
 // any other change of the instance (a load, a step, a seek, a command, a
@@ -22,16 +22,16 @@ import (
 // seeker is an instance's seeking: how long its simulated seconds take
 // (measured on every step and seek) and the seek under way, if any.
 type seeker struct {
-	meter bridge.Meter
+	meter session.Meter
 	job   *seekJob
 }
 
 // seekJob is one seek in slices.
 type seekJob struct {
 	inst *Instance
-	seek *bridge.Seek
+	seek *session.Seek
 	// onProgress is called after every slice but the last (nil: none).
-	onProgress func(bridge.Progress)
+	onProgress func(session.Progress)
 	// signal is the caller's AbortSignal, or undefined.
 	signal js.Value
 	// settle ends the job: a nil error when it reached its target.
@@ -57,7 +57,7 @@ func monotonic() time.Duration { return time.Since(epoch) }
 // frames, drawing its progress (Seeking), and draws the whole page once it
 // is done. settle, if not nil, is told how it ended. Without a simulation
 // it settles at once with ErrNoScenario.
-func (i *Instance) SeekAsync(t int64, onProgress func(bridge.Progress), signal js.Value, settle func(error)) {
+func (i *Instance) SeekAsync(t int64, onProgress func(session.Progress), signal js.Value, settle func(error)) {
 	i.stopSeek(&stopError{fmt.Sprintf("superseded by a later seek to t=%d", t)})
 	if settle == nil {
 		settle = func(error) {}
@@ -67,16 +67,16 @@ func (i *Instance) SeekAsync(t int64, onProgress func(bridge.Progress), signal j
 		return
 	}
 	t = min(max(t, 0), MaxSeconds)
-	j := &seekJob{inst: i, seek: bridge.NewSeek(i.Sim, t, &i.seek.meter, monotonic), onProgress: onProgress,
+	j := &seekJob{inst: i, seek: session.NewSeek(i.Sim, t, &i.seek.meter, monotonic), onProgress: onProgress,
 		signal: signal, settle: settle}
 	i.seek.job = j
 	j.slice()
 }
 
 // Seeking is the seek under way, if any.
-func (i *Instance) Seeking() (bridge.Progress, bool) {
+func (i *Instance) Seeking() (session.Progress, bool) {
 	if i.seek.job == nil {
-		return bridge.Progress{}, false
+		return session.Progress{}, false
 	}
 	return i.seek.job.seek.Progress(), true
 }
@@ -219,7 +219,7 @@ func (i *Instance) measured(seconds int64, f func()) {
 
 // checkBlock refuses a synchronous call (seek, moveTo, step, advance) that
 // would compute seconds simulated seconds to reach target, when that would
-// keep the page busy beyond about a second (bridge.Meter.CheckBlock).
+// keep the page busy beyond about a second (session.Meter.CheckBlock).
 func (i *Instance) checkBlock(call string, target, seconds int64) error {
 	return i.seek.meter.CheckBlock(i.Sim, call, target, seconds)
 }
@@ -265,9 +265,9 @@ func seekPromise(inst *Instance, t int64, onProgress, signal js.Value) js.Value 
 	})
 	promise := js.Global().Get("Promise").New(executor)
 	executor.Release()
-	var progress func(bridge.Progress)
+	var progress func(session.Progress)
 	if onProgress.Type() == js.TypeFunction {
-		progress = func(p bridge.Progress) {
+		progress = func(p session.Progress) {
 			o := js.Global().Get("Object").New()
 			o.Set("t", p.T)
 			o.Set("from", p.From)

@@ -8,7 +8,7 @@ import (
 
 	"honnef.co/go/js/dom/v2"
 
-	"converge/wasm/bridge"
+	"converge/core/session"
 )
 
 // speeds are the play speeds: simulated seconds per real second.
@@ -152,7 +152,7 @@ func (p *player) tick(now time.Duration) {
 		left := int(end - s.T())
 		// A frame computes at most what fits in a slice of work: on a
 		// large cluster, 64x drops owed time rather than freeze the page.
-		fits := max(int(bridge.SliceBudget/p.a.inst.seek.meter.PerSecond(s)), 1)
+		fits := max(int(session.SliceBudget/p.a.inst.seek.meter.PerSecond(s)), 1)
 		n = min(n, maxBatch, fits, max(left, 0))
 		if n > 0 {
 			p.frames++

@@ -9,8 +9,8 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"converge/core/library"
+	"converge/core/session"
 	"converge/core/view"
-	"converge/wasm/bridge"
 )
 
 // savedPanel is the My scenarios tab: the scenario that runs saved under a
@@ -265,13 +265,13 @@ func (p *savedPanel) run(a *app, action, name, newName string) {
 	switch action {
 	case "open":
 		if probs := inst.OpenSaved(name, data); probs.HasErrors() {
-			a.shareBar.say("“"+name+"” cannot be opened: "+bridge.NewLoadResult(probs).Summary(), view.ToneBad, "")
+			a.shareBar.say("“"+name+"” cannot be opened: "+session.NewLoadResult(probs).Summary(), view.ToneBad, "")
 			return
 		}
 		a.syncAddress()
 		msg = "Opened “" + name + "”."
 	case "download":
-		saveFile(library.SanitizeName(name)+".yaml", bridge.TypeYAML, data)
+		saveFile(library.SanitizeName(name)+".yaml", session.TypeYAML, data)
 		return
 	}
 	p.renaming, p.deleting = "", ""
@@ -352,7 +352,7 @@ func (a *app) importFile(file js.Value) {
 			return
 		}
 		data := []byte(v.String())
-		if p := bridge.Prepare(data, fileName); p.Sim == nil {
+		if p := session.Prepare(data, fileName); p.Sim == nil {
 			if ed := a.editor(); ed != nil {
 				a.selectTab("editor")
 				ed.setEdit(a, string(data))

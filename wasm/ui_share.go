@@ -13,7 +13,6 @@ import (
 	"converge/core/session"
 	"converge/core/sim"
 	"converge/core/view"
-	"converge/wasm/bridge"
 )
 
 // sharePart is the Share button and the Download menu in the page's top
@@ -228,17 +227,17 @@ func (a *app) download(kind string) {
 	if s == nil {
 		return
 	}
-	var f bridge.File
+	var f session.File
 	var err error
 	switch kind {
 	case "yaml":
-		f, err = bridge.ScenarioFile(s.Scenario())
+		f, err = session.ScenarioFile(s.Scenario())
 	case "sh":
-		f, err = bridge.KubectlFile(s.Scenario())
+		f, err = session.KubectlFile(s.Scenario())
 	case "jsonl":
-		f, err = bridge.TraceFile(s.Scenario())
+		f, err = session.TraceFile(s.Scenario())
 	case "svg":
-		f = bridge.ChartsFile(s, a.focus)
+		f = session.ChartsFile(s, a.focus)
 	default:
 		return
 	}

@@ -1,4 +1,4 @@
-package bridge
+package session
 
 import (
 	"strings"
@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"converge/core/scenario"
-	"converge/core/session"
 )
 
 // FuzzDecide: no address panics; something always opens when the library
@@ -36,7 +35,7 @@ func FuzzDecide(f *testing.F) {
 		}
 		if a := ParseAddress(href); a.HasShare && o.Name != "" {
 			require.NotEmpty(t, o.Error, "a share that did not open says why")
-			if _, err := session.ShareOfLink(href); err != nil && strings.Contains(href, "#") {
+			if _, err := ShareOfLink(href); err != nil && strings.Contains(href, "#") {
 				assert.Contains(t, o.Error, err.Error(), "the page and unshare say the same")
 			}
 		}

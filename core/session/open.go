@@ -1,4 +1,4 @@
-package bridge
+package session
 
 import (
 	"errors"
@@ -9,15 +9,8 @@ import (
 	"unicode"
 
 	"converge/core/scenario"
-	"converge/core/session"
 	"converge/core/sim"
 )
-
-// Address is the page's address (session.Address).
-type Address = session.Address
-
-// ParseAddress reads an address (session.ParseAddress).
-func ParseAddress(href string) Address { return session.ParseAddress(href) }
 
 // Open is what the page opens for an address: the decision of Decide.
 type Open struct {
