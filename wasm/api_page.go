@@ -5,7 +5,6 @@ package main
 import (
 	"syscall/js"
 
-	"converge/core/scenario"
 	"converge/core/session"
 	"converge/core/version"
 )
@@ -50,7 +49,7 @@ func newPage(lib *session.Library, newRenderer RendererFunc) *page {
 			return nil, err
 		}
 		if err := p.instances.checkBudget(); err != nil {
-			return failedCreate(err), nil
+			return session.FailedCreate(err), nil
 		}
 		return p.newObject(p.instances.create()), nil
 	})
@@ -62,18 +61,14 @@ func newPage(lib *session.Library, newRenderer RendererFunc) *page {
 		if err != nil {
 			return nil, err
 		}
-		data, err := scenario.DecodeShare(s)
-		if err != nil {
-			return nil, err
-		}
-		return string(data), nil
+		return session.FromFragment(s)
 	})
 	f.set("toFragment", valueFunc, func(a args) (any, error) {
 		s, err := a.str(0, "the scenario YAML")
 		if err != nil {
 			return nil, err
 		}
-		return scenario.EncodeShare([]byte(s))
+		return session.ToFragment(s)
 	})
 	f.set("count", valueFunc, func(a args) (any, error) {
 		return p.instances.len(), nil
