@@ -226,56 +226,22 @@ func (p *savedPanel) act(a *app, action, name string) {
 	a.async(func() { p.run(a, action, name, newName) })
 }
 
-// run does what a row's button asks, in a goroutine.
+// run does what a row's button asks (Session.SavedAction), in a
+// goroutine.
 func (p *savedPanel) run(a *app, action, name, newName string) {
-	inst := a.inst
-	var data []byte
-	var msg string
-	err := inst.storage.use(func(st *library.Store) (err error) {
-		switch action {
-		case "open", "download":
-			data, err = st.Open(name)
-		case "rename-ok":
-			var e library.Entry
-			if e, err = st.Rename(name, newName); err == nil {
-				msg = "Renamed “" + name + "” to “" + e.Name + "”."
-				if inst.SavedAs == name {
-					inst.SavedAs = e.Name
-				}
-			}
-		case "duplicate":
-			var e library.Entry
-			if e, err = st.Duplicate(name); err == nil {
-				msg = "Saved a copy of “" + name + "” as “" + e.Name + "”."
-			}
-		case "delete-ok":
-			if err = st.Delete(name); err == nil {
-				msg = "Deleted “" + name + "”."
-				if inst.SavedAs == name {
-					inst.SavedAs = ""
-				}
-			}
-		}
-		return err
-	})
-	if err != nil {
-		a.shareBar.say(err.Error(), view.ToneBad, "")
+	out := a.inst.SavedAction(a.inst.storage.use, action, name, newName)
+	switch {
+	case out.Bad:
+		a.shareBar.say(out.Msg, view.ToneBad, "")
 		return
-	}
-	switch action {
-	case "open":
-		if probs := inst.OpenSaved(name, data); probs.HasErrors() {
-			a.shareBar.say("“"+name+"” cannot be opened: "+session.NewLoadResult(probs).Summary(), view.ToneBad, "")
-			return
-		}
+	case out.Download != nil:
+		saveFile(out.Download.Name, out.Download.Type, out.Download.Data)
+		return
+	case out.Opened:
 		a.syncAddress()
-		msg = "Opened “" + name + "”."
-	case "download":
-		saveFile(library.SanitizeName(name)+".yaml", session.TypeYAML, data)
-		return
 	}
 	p.renaming, p.deleting = "", ""
-	a.shareBar.say(msg, view.ToneOK, "")
+	a.shareBar.say(out.Msg, view.ToneOK, "")
 	p.refresh(a)
 }
 

@@ -11,7 +11,6 @@ import (
 
 	"converge/core/library"
 	"converge/core/session"
-	"converge/core/sim"
 	"converge/core/view"
 )
 
@@ -23,10 +22,6 @@ import (
 type sharePart struct {
 	el, share, menuBtn, menu            *node
 	note, noteText, noteLink, noteClose *node
-	// tooLargeSim is the simulation Share last saved because it was too
-	// large for a link, as tooLargeAs: a second Share replaces that save.
-	tooLargeSim *sim.Sim
-	tooLargeAs  string
 	// addressTimer holds back the address update after a change of time
 	// (addressLater).
 	addressTimer *time.Timer
@@ -113,16 +108,6 @@ func (s *sharePart) say(text string, tone view.Tone, link string) {
 	s.note.setHidden(false)
 }
 
-// link is what a link to the page carries now.
-func (a *app) link() (session.Link, error) {
-	scn := a.inst.Sim.Scenario()
-	y, err := scn.Marshal()
-	if err != nil {
-		return session.Link{}, err
-	}
-	return session.Link{Builtin: a.inst.Origin().Builtin(scn), YAML: y, T: a.inst.Sim.T()}, nil
-}
-
 // shareClicked copies the link to the scenario at this second (session.ShareOf),
 // or, for a scenario too large for a link, saves it in My scenarios and
 // says so.
@@ -130,7 +115,7 @@ func (a *app) shareClicked() {
 	if a.inst.Sim == nil {
 		return
 	}
-	l, err := a.link()
+	l, err := a.inst.Link()
 	if err != nil {
 		a.shareBar.say("No link: "+err.Error(), view.ToneBad, "")
 		return
@@ -163,21 +148,14 @@ func (a *app) shareClicked() {
 // there is no link.
 func (a *app) saveTooLarge(l session.Link, sh session.Share) {
 	s := a.shareBar
-	inst, sm := a.inst, a.inst.Sim
+	inst := a.inst
 	a.async(func() {
 		name := ""
 		err := inst.storage.use(func(st *library.Store) (err error) {
-			if s.tooLargeSim == sm && s.tooLargeAs != "" {
-				name = s.tooLargeAs
-			} else if name, err = st.FreeName(sm.Scenario().Name); err != nil {
-				return err
-			}
-			_, err = st.Save(name, l.YAML)
+			name, err = inst.SaveTooLarge(st, l)
 			return err
 		})
 		if err == nil {
-			s.tooLargeSim, s.tooLargeAs = sm, name
-			inst.SavedAs = name
 			s.say(view.ShareTooLarge(sh.Size, name, nil), view.ToneMuted, "")
 		} else {
 			s.say(view.ShareTooLarge(sh.Size, "", err), view.ToneBad, "")
@@ -194,12 +172,8 @@ func (a *app) syncAddress() {
 	if a.opts.Embed || a.inst.Sim == nil {
 		return
 	}
-	l, err := a.link()
-	if err != nil {
-		return
-	}
-	u, err := l.URL(js.Global().Get("location").Get("pathname").String())
-	if err != nil {
+	u, ok := a.inst.PageAddress(js.Global().Get("location").Get("pathname").String())
+	if !ok {
 		return
 	}
 	if js.Global().Get("location").Get("href").String() != js.Global().Get("location").Get("origin").String()+u {
@@ -223,26 +197,12 @@ func (a *app) addressLater() {
 
 // download saves one of the downloads (see downloads) as a file.
 func (a *app) download(kind string) {
-	s := a.inst.Sim
-	if s == nil {
+	f, ok, err := a.inst.Download(kind, a.focus)
+	switch {
+	case !ok:
 		return
-	}
-	var f session.File
-	var err error
-	switch kind {
-	case "yaml":
-		f, err = session.ScenarioFile(s.Scenario())
-	case "sh":
-		f, err = session.KubectlFile(s.Scenario())
-	case "jsonl":
-		f, err = session.TraceFile(s.Scenario())
-	case "svg":
-		f = session.ChartsFile(s, a.focus)
-	default:
-		return
-	}
-	if err != nil {
-		a.shareBar.say("The download failed: "+err.Error(), view.ToneBad, "")
+	case err != nil:
+		a.shareBar.say(session.DownloadFailed(err), view.ToneBad, "")
 		return
 	}
 	saveFile(f.Name, f.Type, f.Data)

@@ -1,8 +1,11 @@
 package session
 
 import (
+	"errors"
 	"html"
 	"strings"
+
+	"converge/core/view"
 )
 
 // Embed is what the page's Embed button shows: copy-paste snippets that
@@ -55,4 +58,31 @@ func EmbedOf(pageURL string, l Link) (Embed, error) {
 			` style="border:0;max-width:100%" loading="lazy"></iframe>`,
 		Link: link,
 	}, nil
+}
+
+// EmbedPanel is what the Embed panel shows for the session now: the
+// snippets from the page at pageURL (EmbedOf), under a text that says
+// what they show (view.EmbedIntro), or only a text saying why there are
+// none (Bad: a scenario too large for a share, view.EmbedTooLarge).
+type EmbedPanel struct {
+	Intro string
+	Bad   bool
+	Embed Embed
+}
+
+// EmbedPanel decides the Embed panel for the page at pageURL. Without a
+// simulation it is a bad panel saying so.
+func (s *Session) EmbedPanel(pageURL string) EmbedPanel {
+	l, err := s.Link()
+	var em Embed
+	if err == nil {
+		em, err = EmbedOf(pageURL, l)
+	}
+	switch {
+	case errors.Is(err, ErrTooLargeForLink):
+		return EmbedPanel{Intro: view.EmbedTooLarge(len(l.YAML)), Bad: true}
+	case err != nil:
+		return EmbedPanel{Intro: "No snippet: " + err.Error(), Bad: true}
+	}
+	return EmbedPanel{Intro: view.EmbedIntro(l.T), Embed: em}
 }

@@ -68,6 +68,8 @@ type Session struct {
 	now   func() time.Duration
 	// line is the buffer snapshots are written into (TraceLine).
 	line bytes.Buffer
+	// tooLarge is where SaveTooLarge saved last.
+	tooLarge tooLargeSave
 }
 
 // New makes a session with no simulation, opening scenarios from lib and
