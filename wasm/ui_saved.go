@@ -9,7 +9,6 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"converge/core/library"
-	"converge/core/session"
 	"converge/core/view"
 )
 
@@ -250,24 +249,15 @@ func (p *savedPanel) saveAs(a *app, name string) {
 	if a.inst.Sim == nil || view.SaveButtonOf(name, p.entries).Disabled {
 		return
 	}
-	y, err := a.inst.Sim.Scenario().Marshal()
-	if err != nil {
-		a.shareBar.say(err.Error(), view.ToneBad, "")
-		return
-	}
 	edited := a.editor() != nil && a.editor().model.Edited()
 	inst := a.inst
 	a.async(func() {
-		err := inst.storage.use(func(st *library.Store) error {
-			_, err := st.Save(name, y)
-			return err
-		})
-		if err != nil {
-			a.shareBar.say(err.Error(), view.ToneBad, "")
+		out := inst.SaveAs(inst.storage.use, name, edited)
+		if out.Bad {
+			a.shareBar.say(out.Msg, view.ToneBad, "")
 			return
 		}
-		inst.SavedAs = name
-		a.shareBar.say(view.Saved(name, edited), view.ToneOK, "")
+		a.shareBar.say(out.Msg, view.ToneOK, "")
 		p.refresh(a)
 	})
 }
@@ -318,30 +308,20 @@ func (a *app) importFile(file js.Value) {
 			return
 		}
 		data := []byte(v.String())
-		if p := session.Prepare(data, fileName); p.Sim == nil {
+		out := inst.Import(inst.storage.use, fileName, data)
+		if out.Invalid {
 			if ed := a.editor(); ed != nil {
 				a.selectTab("editor")
 				ed.setEdit(a, string(data))
 				a.keeper.edited(string(data))
 			}
-			a.shareBar.say(view.Imported(fileName, "", len(p.Problems.Errors())), view.ToneBad, "")
+		}
+		if out.Bad {
+			a.shareBar.say(out.Msg, view.ToneBad, "")
 			return
 		}
-		var name string
-		err = inst.storage.use(func(st *library.Store) (err error) {
-			if name, err = st.FreeName(fileName); err != nil {
-				return err
-			}
-			_, err = st.Save(name, data)
-			return err
-		})
-		if err != nil {
-			a.shareBar.say("“"+fileName+"” cannot be saved: "+err.Error(), view.ToneBad, "")
-			return
-		}
-		inst.OpenSaved(name, data)
 		a.syncAddress()
-		a.shareBar.say(view.Imported(fileName, name, 0), view.ToneOK, "")
+		a.shareBar.say(out.Msg, view.ToneOK, "")
 		if p := a.savedList(); p != nil {
 			p.refresh(a)
 		}

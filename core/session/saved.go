@@ -2,6 +2,7 @@ package session
 
 import (
 	"converge/core/library"
+	"converge/core/view"
 )
 
 // UseStore runs f with the page's library of saved scenarios (package
@@ -67,4 +68,57 @@ func (s *Session) SavedAction(use UseStore, action, name, newName string) SavedO
 		return SavedOutcome{Download: &File{Name: library.SanitizeName(name) + ".yaml", Type: TypeYAML, Data: data}}
 	}
 	return SavedOutcome{Msg: msg}
+}
+
+// SaveAs saves the scenario as it runs in My scenarios under name,
+// through use, and remembers the name (SavedAs). edited says whether the
+// editor holds edits not applied, which the message mentions
+// (view.Saved).
+func (s *Session) SaveAs(use UseStore, name string, edited bool) SavedOutcome {
+	if s.Sim == nil {
+		return SavedOutcome{Msg: ErrNoScenario.Error(), Bad: true}
+	}
+	y, err := s.Sim.Scenario().Marshal()
+	if err == nil {
+		err = use(func(st *library.Store) error {
+			_, err := st.Save(name, y)
+			return err
+		})
+	}
+	if err != nil {
+		return SavedOutcome{Msg: err.Error(), Bad: true}
+	}
+	s.SavedAs = name
+	return SavedOutcome{Msg: view.Saved(name, edited)}
+}
+
+// ImportOutcome is what importing a file did (Import).
+type ImportOutcome struct {
+	SavedOutcome
+	// Invalid is set when the file is no valid scenario: the page puts
+	// its text in the editor, which shows the problems.
+	Invalid bool
+}
+
+// Import imports data, the file fileName (the page's Import, or a file
+// dropped on it): a valid scenario is saved in My scenarios under the
+// file's name made free, through use, and opened (OpenSaved); an invalid
+// one is neither.
+func (s *Session) Import(use UseStore, fileName string, data []byte) ImportOutcome {
+	if p := Prepare(data, fileName); p.Sim == nil {
+		return ImportOutcome{SavedOutcome: SavedOutcome{Msg: view.Imported(fileName, "", len(p.Problems.Errors())), Bad: true}, Invalid: true}
+	}
+	var name string
+	err := use(func(st *library.Store) (err error) {
+		if name, err = st.FreeName(fileName); err != nil {
+			return err
+		}
+		_, err = st.Save(name, data)
+		return err
+	})
+	if err != nil {
+		return ImportOutcome{SavedOutcome: SavedOutcome{Msg: "“" + fileName + "” cannot be saved: " + err.Error(), Bad: true}}
+	}
+	s.OpenSaved(name, data)
+	return ImportOutcome{SavedOutcome: SavedOutcome{Msg: view.Imported(fileName, name, 0), Opened: true}}
 }

@@ -161,3 +161,38 @@ func TestSavedAction(t *testing.T) {
 	assert.True(t, gone.Bad)
 	assert.Contains(t, gone.Msg, "ours")
 }
+
+func TestSaveAsAndImport(t *testing.T) {
+	t.Parallel()
+	fsys, err := mem.NewFS()
+	require.NoError(t, err)
+	st, err := library.New(fsys, library.Options{Now: func() time.Time { return time.Unix(1e9, 0) }})
+	require.NoError(t, err)
+	use := func(f func(*library.Store) error) error { return f(st) }
+	s, _ := newSession(t)
+	assert.True(t, s.SaveAs(use, "x", false).Bad, "nothing to save")
+	require.NoError(t, s.LoadBuiltin("alpha"))
+
+	out := s.SaveAs(use, "mine", true)
+	assert.False(t, out.Bad, out.Msg)
+	assert.Contains(t, out.Msg, "mine")
+	assert.Equal(t, "mine", s.SavedAs)
+	bad := s.SaveAs(use, "a/b", false)
+	assert.True(t, bad.Bad)
+	assert.Equal(t, "mine", s.SavedAs, "a refused save keeps the name")
+
+	imp := s.Import(use, "mine.yaml", []byte(alphaYAML))
+	assert.False(t, imp.Bad, imp.Msg)
+	assert.True(t, imp.Opened)
+	assert.Equal(t, "Imported “mine.yaml” as “mine 2” in My scenarios, and opened it.", imp.Msg)
+	assert.Equal(t, "mine 2", s.SavedAs)
+
+	invalid := s.Import(use, "broken.yaml", []byte("name: broken\nobjects: 3\n"))
+	assert.True(t, invalid.Bad)
+	assert.True(t, invalid.Invalid)
+	assert.Contains(t, invalid.Msg, "“broken.yaml”")
+	assert.Equal(t, "mine 2", s.SavedAs, "an invalid file opens nothing")
+	list, err := st.List()
+	require.NoError(t, err)
+	assert.Len(t, list, 2)
+}
