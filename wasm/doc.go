@@ -117,7 +117,9 @@
 //
 // The page (not an embed) rewrites its address with history.replaceState
 // so that a reload or a copied address opens what it shows, at its second
-// (app.syncAddress, session.Link): ?scenario=NAME&t=T while the scenario is
+// (app.syncAddress; Session.PageAddress decides, with session.Address,
+// the one type the page and the command line read and write addresses
+// with): ?scenario=NAME&t=T while the scenario is
 // exactly a built-in one, #s=SHARE&t=T once it is the user's own (a
 // console command, the editor's Apply, a link, My scenarios, an import).
 // An action that changes the scenario writes it at once; a change of time
@@ -137,16 +139,17 @@
 // write refused later, such as its quota), which the page says once
 // (view.StorageNotice). IndexedDB calls block on promises, so every use
 // runs in a goroutine (app.async, makePromise, time.AfterFunc), one at a
-// time (storage.use), never on the event loop. The JS API's save, saved,
+// time (storage.use, which core/session's SavedAction, SaveAs and Import
+// are given), never on the event loop. The JS API's save, saved,
 // openSaved, deleteSaved, renameSaved, duplicateSaved and storage return
 // Promises (api_saved.go). The editor keeps its text as a draft 600 ms
 // after typing stops (ui_draft.go) and, once the page has opened, offers a
 // draft whose text differs from the editor's. The downloads are made in
-// Go (core/session: ScenarioFile, KubectlFile, TraceFile, ChartsFile) and
-// handed to the browser as a Blob. Instance.SaveWork (Session.SaveWork
-// decides) keeps what the user
-// would lose if the page stopped (a scenario of their own, the editor's
-// edits as the draft), for whatever must stop the runtime.
+// Go (Session.Download: ScenarioFile, KubectlFile, TraceFile, ChartsFile)
+// and handed to the browser as a Blob. Instance.SaveWork (Session.SaveWork
+// decides) keeps what the user would lose if the page stopped (a scenario
+// of their own, the editor's edits as the draft), for whatever must stop
+// the runtime.
 //
 // # Embedding
 //
