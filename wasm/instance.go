@@ -15,9 +15,11 @@ import (
 // <converge-sim>): its session (core/session, which decides everything
 // about it) and what binds it to the page: its JS object, its renderers
 // and the seek in slices under way. Renderers read the session's fields
-// (Sim, Source, Name, Err, Compare, ...); they change it only through the
-// instance's methods (Load, LoadBuiltin, Open, Step, SeekTo, Run), each of
-// which the session makes and then calls Changed (Session.OnChange).
+// (Sim, Source, Name, Err, Compare, ...) and change it only through its
+// methods: the session's, promoted (Load, LoadBuiltin, OpenSaved, Step,
+// SeekTo, Run, RemoveStep), which end the seek under way first
+// (Session.OnStop: stopSeek) and call Changed once the change is made
+// (Session.OnChange), and the instance's own Open and SeekAsync.
 type Instance struct {
 	*session.Session
 	// ID is the instance's handle in the page's table (the default
