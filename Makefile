@@ -16,7 +16,7 @@ BIN := bin/converge
 # simulator's own packages keep it (inlining everything costs 2x in
 # BenchmarkBrowserSimulate). docs/performance.md has the measurements.
 WASM_MOD := bin/wasm/go.mod
-WASM_NOINLINE := converge/wasm converge/wasm/bridge converge/core/kubectl/... converge/core/scenario \
+WASM_NOINLINE := converge/wasm converge/core/session converge/core/kubectl/... converge/core/scenario \
 	converge/core/manifest converge/core/validation/... converge/core/view go.yaml.in/yaml/v3 \
 	encoding/json fmt compress/flate text/tabwriter net/url honnef.co/go/js/dom/v2
 WASM_BUILDFLAGS := -trimpath -buildvcs=false -modfile=$(WASM_MOD) $(foreach p,$(WASM_NOINLINE),-gcflags=$(p)=-l)

@@ -3,16 +3,12 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"math"
 	"syscall/js"
-	"time"
 
-	"converge/core/scenario"
-	"converge/core/view"
-	"converge/wasm/bridge"
+	"converge/core/session"
 )
 
 // The raw functions of one instance's JS object. web/converge.js wraps them
@@ -48,7 +44,7 @@ func live(inst *Instance) error {
 		return errDisposed(inst)
 	}
 	if inst.Sim == nil {
-		return ErrNoScenario
+		return session.ErrNoScenario
 	}
 	return nil
 }
@@ -59,36 +55,32 @@ func (p *page) loading(f *funcs, inst *Instance) {
 		if err != nil {
 			return nil, err
 		}
-		return bridge.JSON(bridge.NewLoadResult(inst.Load([]byte(src)))), nil
+		return session.JSON(session.NewLoadResult(inst.Load([]byte(src)))), nil
 	})
 	f.set("loadBuiltin", outcomeFunc, func(a args) (any, error) {
 		name, err := a.str(0, "the scenario name")
 		if err != nil {
 			return nil, err
 		}
-		err = inst.LoadBuiltin(name)
-		var probs scenario.Problems
-		switch {
-		case err == nil:
-			return bridge.JSON(bridge.NewLoadResult(nil)), nil
-		case errors.As(err, &probs):
-			return bridge.JSON(bridge.NewLoadResult(probs)), nil
+		r, err := inst.LoadBuiltinResult(name)
+		if err != nil {
+			return nil, err
 		}
-		return nil, err
+		return session.JSON(r), nil
 	})
 	f.set("validate", outcomeFunc, func(a args) (any, error) {
 		src, err := a.str(0, "the scenario YAML")
 		if err != nil {
 			return nil, err
 		}
-		return bridge.JSON(bridge.Validate([]byte(src), "scenario.yaml")), nil
+		return session.JSON(session.Validate([]byte(src), "scenario.yaml")), nil
 	})
 	f.set("open", outcomeFunc, func(a args) (any, error) {
 		attrs, err := a.object(0, "the attributes", true)
 		if err != nil {
 			return nil, err
 		}
-		addr := bridge.Address{}
+		addr := session.Address{}
 		if attrs.Type() == js.TypeObject {
 			addr.Scenario = stringProp(attrs, "scenario")
 			addr.Share = stringProp(attrs, "share")
@@ -97,14 +89,14 @@ func (p *page) loading(f *funcs, inst *Instance) {
 			addr.Embed = attrs.Get("embed").Truthy()
 			addr.Compare = attrs.Get("compare").Truthy()
 		}
-		return bridge.JSON(inst.Open(addr).Result()), nil
+		return session.JSON(inst.Open(addr).Result()), nil
 	})
 	f.set("openURL", outcomeFunc, func(a args) (any, error) {
 		href, err := a.str(0, "the URL")
 		if err != nil {
 			return nil, err
 		}
-		return bridge.JSON(inst.Open(bridge.ParseAddress(href)).Result()), nil
+		return session.JSON(inst.Open(session.ParseAddress(href)).Result()), nil
 	})
 }
 
@@ -121,25 +113,15 @@ func stringProp(obj js.Value, name string) string {
 	return ""
 }
 
-// traceLine is the current snapshot as the bytes of `converge run --output
-// jsonl`, as a string. They are written (sim.WriteTraceLine, from the
-// objects' cached JSON) into the instance's buffer, which keeps its size
-// from one call to the next.
-func traceLine(inst *Instance) (any, error) {
-	inst.line.Reset()
-	if err := inst.Sim.WriteTraceLine(&inst.line); err != nil {
-		return nil, fmt.Errorf("snapshot: %w", err)
+// argErr makes a session's refusal of an argument (a *session.ArgError)
+// an argument error of a's call, thrown as a TypeError.
+func argErr(a args, err error) error {
+	var ae *session.ArgError
+	if errors.As(err, &ae) {
+		return a.errorf("%s", ae.Msg)
 	}
-	line := inst.line.String()
-	if inst.line.Cap() > maxKeptLine {
-		inst.line = bytes.Buffer{}
-	}
-	return line, nil
+	return err
 }
-
-// maxKeptLine is the largest snapshot buffer an instance keeps between
-// calls (a snapshot of 10,000 pods is about 20 MB).
-const maxKeptLine = 8 << 20
 
 func (p *page) stepping(f *funcs, inst *Instance) {
 	// steps checks step's and advance's argument and steps; a step that
@@ -152,14 +134,8 @@ func (p *page) stepping(f *funcs, inst *Instance) {
 		if err != nil {
 			return err
 		}
-		if n < 1 {
-			return a.errorf("seconds must be at least 1, not %d", n)
-		}
-		if inst.Sim.T()+n > MaxSeconds {
-			return a.errorf("t=%d is past 24h, the longest a simulation runs", inst.Sim.T()+n)
-		}
-		if err := inst.checkBlock(fmt.Sprintf("%s(%d)", a.fn, n), inst.Sim.T()+n, n); err != nil {
-			return err
+		if err := inst.CheckStep(a.fn, n); err != nil {
+			return argErr(a, err)
 		}
 		inst.Step(int(n))
 		return nil
@@ -168,7 +144,7 @@ func (p *page) stepping(f *funcs, inst *Instance) {
 		if err := steps(a); err != nil {
 			return nil, err
 		}
-		return traceLine(inst)
+		return inst.TraceLine()
 	})
 	f.set("advance", valueFunc, func(a args) (any, error) {
 		if err := steps(a); err != nil {
@@ -182,13 +158,10 @@ func (p *page) stepping(f *funcs, inst *Instance) {
 			return 0, err
 		}
 		t, err := a.integer(0, "t", -1)
-		switch {
-		case err != nil:
+		if err != nil {
 			return 0, err
-		case t < 0 || t > MaxSeconds:
-			return 0, a.errorf("t must be a second between 0 and %d, not %s", MaxSeconds, typeName(a.get(0)))
 		}
-		return t, nil
+		return t, argErr(a, session.CheckTarget(t, typeName(a.get(0))))
 	}
 	// seeks checks seek's and moveTo's argument and seeks; a seek that
 	// would keep the page busy beyond about a second is refused.
@@ -197,7 +170,7 @@ func (p *page) stepping(f *funcs, inst *Instance) {
 		if err != nil {
 			return err
 		}
-		if err := inst.checkBlock(fmt.Sprintf("%s(%d)", a.fn, t), t, bridge.SeekWork(inst.Sim, t)); err != nil {
+		if err := inst.CheckSeek(a.fn, t); err != nil {
 			return err
 		}
 		inst.SeekTo(t)
@@ -228,7 +201,7 @@ func (p *page) stepping(f *funcs, inst *Instance) {
 		if err := seeks(a); err != nil {
 			return nil, err
 		}
-		return traceLine(inst)
+		return inst.TraceLine()
 	})
 	f.set("moveTo", valueFunc, func(a args) (any, error) {
 		if err := seeks(a); err != nil {
@@ -244,7 +217,7 @@ func (p *page) stepping(f *funcs, inst *Instance) {
 		if err != nil {
 			return nil, err
 		}
-		return bridge.JSON(inst.Run(line)), nil
+		return session.JSON(inst.Run(line)), nil
 	})
 	f.set("removeStep", outcomeFunc, func(a args) (any, error) {
 		if inst.disposed {
@@ -274,29 +247,9 @@ func (p *page) reading(f *funcs, inst *Instance) {
 			return get()
 		})
 	}
-	value("snapshot", func() (any, error) { return traceLine(inst) })
-	value("scenario", func() (any, error) {
-		data, err := inst.Sim.Scenario().Marshal()
-		return string(data), err
-	})
-	value("shareFragment", func() (any, error) {
-		data, err := inst.Sim.Scenario().Marshal()
-		if err != nil {
-			return nil, err
-		}
-		return scenario.EncodeShare(data)
-	})
-	value("source", func() (any, error) { return string(inst.Source), nil })
-	value("name", func() (any, error) { return inst.Name, nil })
-	value("history", func() (any, error) { return bridge.JSON(nonNil(inst.Sim.History())), nil })
-	value("expectations", func() (any, error) { return bridge.JSON(nonNil(inst.Sim.Expectations())), nil })
-	value("steps", func() (any, error) { return bridge.JSON(nonNil(view.StepLog(inst.Sim))), nil })
-	value("time", func() (any, error) { return inst.Sim.T(), nil })
-	value("horizon", func() (any, error) { return inst.Sim.Horizon(), nil })
-	value("duration", func() (any, error) { return int64(inst.Sim.Duration() / time.Second), nil })
-	value("variants", func() (any, error) { return bridge.JSON(nonNil(inst.Sim.Scenario().VariantNames())), nil })
-	value("compared", func() (any, error) { return inst.Compare != nil, nil })
-	value("outcomes", func() (any, error) { return bridge.JSON(inst.Outcomes()), nil })
+	for _, name := range session.Values {
+		value(name, func() (any, error) { return inst.Value(name) })
+	}
 	f.set("rolloutTimes", valueFunc, func(a args) (any, error) {
 		if err := live(inst); err != nil {
 			return nil, err
@@ -308,7 +261,7 @@ func (p *page) reading(f *funcs, inst *Instance) {
 				return nil, err
 			}
 		}
-		return bridge.JSON(inst.RolloutTimes(name)), nil
+		return session.JSON(inst.RolloutTimes(name)), nil
 	})
 	f.set("error", valueFunc, func(a args) (any, error) { return inst.Err, nil })
 	f.set("complete", valueFunc, func(a args) (any, error) {
@@ -319,7 +272,7 @@ func (p *page) reading(f *funcs, inst *Instance) {
 		if err != nil {
 			return nil, err
 		}
-		return bridge.JSON(inst.Complete(line)), nil
+		return session.JSON(inst.Complete(line)), nil
 	})
 }
 
@@ -390,11 +343,4 @@ func mountOptions(a args, opts js.Value) (MountOptions, error) {
 		return mo, a.errorf("the option speed must be a number")
 	}
 	return mo, nil
-}
-
-func nonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
 }

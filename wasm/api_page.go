@@ -5,9 +5,8 @@ package main
 import (
 	"syscall/js"
 
-	"converge/core/scenario"
+	"converge/core/session"
 	"converge/core/version"
-	"converge/wasm/bridge"
 )
 
 // page is the Go side of one page: its handle table and the raw bridge
@@ -36,7 +35,7 @@ type page struct {
 //	fromFragment(s)  the YAML a share payload carries, or an Error
 //	toFragment(yaml) the share payload of a YAML text, or an Error
 //	count()          how many instances are alive
-func newPage(lib *bridge.Library, newRenderer RendererFunc) *page {
+func newPage(lib *session.Library, newRenderer RendererFunc) *page {
 	p := &page{instances: newInstances(lib, newRenderer), storage: newStorage(indexedDBFS)}
 	p.instances.storage = p.storage
 	p.funcs = &funcs{obj: js.Global().Get("Object").New()}
@@ -50,30 +49,26 @@ func newPage(lib *bridge.Library, newRenderer RendererFunc) *page {
 			return nil, err
 		}
 		if err := p.instances.checkBudget(); err != nil {
-			return failedCreate(err), nil
+			return session.FailedCreate(err), nil
 		}
 		return p.newObject(p.instances.create()), nil
 	})
 	f.set("scenarios", valueFunc, func(a args) (any, error) {
-		return bridge.JSON(lib.List()), nil
+		return session.JSON(lib.List()), nil
 	})
 	f.set("fromFragment", valueFunc, func(a args) (any, error) {
 		s, err := a.str(0, "the share payload")
 		if err != nil {
 			return nil, err
 		}
-		data, err := scenario.DecodeShare(s)
-		if err != nil {
-			return nil, err
-		}
-		return string(data), nil
+		return session.FromFragment(s)
 	})
 	f.set("toFragment", valueFunc, func(a args) (any, error) {
 		s, err := a.str(0, "the scenario YAML")
 		if err != nil {
 			return nil, err
 		}
-		return scenario.EncodeShare([]byte(s))
+		return session.ToFragment(s)
 	})
 	f.set("count", valueFunc, func(a args) (any, error) {
 		return p.instances.len(), nil

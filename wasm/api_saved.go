@@ -4,7 +4,7 @@ package main
 
 import (
 	"converge/core/library"
-	"converge/wasm/bridge"
+	"converge/core/session"
 )
 
 // The raw functions of My scenarios (the page's library, storage_js.go) and
@@ -51,7 +51,7 @@ func (p *page) saving(f *funcs, inst *Instance) {
 			if err != nil {
 				return nil, err
 			}
-			return bridge.JSON(e), nil
+			return session.JSON(e), nil
 		}
 	}
 	promised("save", func(a args) (func() (any, error), error) {
@@ -88,7 +88,7 @@ func (p *page) saving(f *funcs, inst *Instance) {
 			if err != nil {
 				return nil, err
 			}
-			return bridge.JSON(list), nil
+			return session.JSON(list), nil
 		}, nil
 	})
 	promised("openSaved", func(a args) (func() (any, error), error) {
@@ -101,7 +101,7 @@ func (p *page) saving(f *funcs, inst *Instance) {
 			if err != nil {
 				return nil, err
 			}
-			return bridge.JSON(bridge.NewLoadResult(inst.OpenSaved(name, data))), nil
+			return session.JSON(session.NewLoadResult(inst.OpenSaved(name, data))), nil
 		}, nil
 	})
 	promised("deleteSaved", func(a args) (func() (any, error), error) {
@@ -138,7 +138,7 @@ func (p *page) saving(f *funcs, inst *Instance) {
 				st = p.storage.state()
 				return nil
 			})
-			return bridge.JSON(st), err
+			return session.JSON(st), err
 		}, nil
 	})
 }
@@ -162,7 +162,7 @@ type exportJSON struct {
 }
 
 func (p *page) exporting(f *funcs, inst *Instance) {
-	file := func(name string, make func() (bridge.File, error)) {
+	file := func(name string, make func() (session.File, error)) {
 		f.set(name, valueFunc, func(a args) (any, error) {
 			if err := a.atMost(0); err != nil {
 				return nil, err
@@ -174,11 +174,11 @@ func (p *page) exporting(f *funcs, inst *Instance) {
 			if err != nil {
 				return nil, err
 			}
-			return bridge.JSON(exportJSON{Name: out.Name, Type: out.Type, Text: string(out.Data)}), nil
+			return session.JSON(exportJSON{Name: out.Name, Type: out.Type, Text: string(out.Data)}), nil
 		})
 	}
-	file("exportScenario", func() (bridge.File, error) { return bridge.ScenarioFile(inst.Sim.Scenario()) })
-	file("exportKubectl", func() (bridge.File, error) { return bridge.KubectlFile(inst.Sim.Scenario()) })
-	file("exportTrace", func() (bridge.File, error) { return bridge.TraceFile(inst.Sim.Scenario()) })
-	file("exportCharts", func() (bridge.File, error) { return bridge.ChartsFile(inst.Sim, ""), nil })
+	file("exportScenario", func() (session.File, error) { return session.ScenarioFile(inst.Sim.Scenario()) })
+	file("exportKubectl", func() (session.File, error) { return session.KubectlFile(inst.Sim.Scenario()) })
+	file("exportTrace", func() (session.File, error) { return session.TraceFile(inst.Sim.Scenario()) })
+	file("exportCharts", func() (session.File, error) { return session.ChartsFile(inst.Sim, ""), nil })
 }

@@ -12,6 +12,7 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"converge/core/scenario"
+	"converge/core/session"
 	"converge/core/sim"
 	"converge/core/simtest"
 	"converge/core/simtest/simrun"
@@ -136,7 +137,7 @@ func TestValidateDoesNotLoad(t *testing.T) {
 	obj := newTestPage(t).def.obj
 	assert.True(t, decode[loadResult](t, rawCall(obj, "validate", webYAML)).OK)
 	assert.False(t, decode[loadResult](t, rawCall(obj, "validate", "bogus: 1")).OK)
-	assert.Equal(t, "Error: "+ErrNoScenario.Error(), errorOf(rawCall(obj, "snapshot")))
+	assert.Equal(t, "Error: "+session.ErrNoScenario.Error(), errorOf(rawCall(obj, "snapshot")))
 }
 
 // step, seek and snapshot return the bytes of the trace line (the same
@@ -332,7 +333,7 @@ func TestInstancesAreIndependent(t *testing.T) {
 	assert.Equal(t, 21, rawCall(a, "time").Int())
 	assert.Equal(t, 3, rawCall(b, "time").Int())
 	assert.NotContains(t, rawCall(b, "scenario").String(), "replicas=5")
-	assert.Equal(t, "Error: "+ErrNoScenario.Error(), errorOf(rawCall(p.def.obj, "time")), "the default is untouched")
+	assert.Equal(t, "Error: "+session.ErrNoScenario.Error(), errorOf(rawCall(p.def.obj, "time")), "the default is untouched")
 
 	rawCall(a, "dispose")
 	assert.Equal(t, 2, rawCall(p.obj, "count").Int())

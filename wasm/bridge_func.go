@@ -8,7 +8,7 @@ import (
 	"syscall/js"
 
 	"converge/core/humanize"
-	"converge/wasm/bridge"
+	"converge/core/session"
 )
 
 // This file is the one wrapper every exported function goes through (after
@@ -54,7 +54,7 @@ func call(name string, k kind, h handler, argv []js.Value) (out any) {
 		if v := recover(); v != nil {
 			msg := name + ": " + panicText(v)
 			if k == outcomeFunc {
-				out = bridge.InternalErrorJSON(msg)
+				out = session.InternalErrorJSON(msg)
 			} else {
 				out = jsError("Error", "internal error: "+msg)
 			}
@@ -66,7 +66,7 @@ func call(name string, k kind, h handler, argv []js.Value) (out any) {
 			return jsError("TypeError", ae.Error())
 		}
 		if k == outcomeFunc {
-			return bridge.JSON(bridge.FailedLoad(err))
+			return session.JSON(session.FailedLoad(err))
 		}
 		return jsError("Error", err.Error())
 	}

@@ -3,29 +3,21 @@
 package main
 
 import (
-	"fmt"
 	"runtime/debug"
+	"slices"
 
-	"converge/core/manifest"
-	"converge/wasm/bridge"
+	"converge/core/session"
 )
 
 // A page's simulations share one Go heap, in one wasm memory of at most
 // 4 GiB, which the garbage collector needs room in: past it the runtime
 // dies, and every simulation of the page with it. So the page keeps a
-// memory budget (docs/limits.md): create() beyond it refuses with an error
-// as a value, and a simulation's own growth is bounded by the engine (its
-// checkpoints' budget). A simulation whose JS object is collected without
-// dispose() is disposed by converge.js's FinalizationRegistry, so leaked
-// ones do not add up.
-
-// PageMemoryBudget is what a page's simulations may hold together, as
-// their engines estimate it (sim.Sim.EstimatedBytes): 1 GiB.
-const PageMemoryBudget = 1 << 30
-
-// instanceBytes is what an instance costs beyond its simulation: its
-// functions, its renderers' elements.
-const instanceBytes = 64 << 10
+// memory budget (docs/limits.md, session.PageMemoryBudget): create()
+// beyond it refuses with an error as a value (session.CheckBudget), and a
+// simulation's own growth is bounded by the engine (its checkpoints'
+// budget). A simulation whose JS object is collected without dispose() is
+// disposed by converge.js's FinalizationRegistry, so leaked ones do not
+// add up.
 
 // heapLimit is the Go runtime's soft memory limit in the page: the
 // collector works harder as the heap nears it, well below the 4 GiB the
@@ -34,43 +26,21 @@ const heapLimit = 3 << 30
 
 func init() { debug.SetMemoryLimit(heapLimit) }
 
-// bytes is what the page's instances hold, as estimated.
-func (t *instances) bytes() int64 {
-	var n int64
-	for _, inst := range t.byID {
-		n += instanceBytes
-		if inst.Sim != nil {
-			n += inst.Sim.EstimatedBytes()
-		}
+// sessions are the sessions of the page's instances, by id.
+func (t *instances) sessions() []*session.Session {
+	ids := make([]int, 0, len(t.byID))
+	for id := range t.byID {
+		ids = append(ids, id)
 	}
-	return n
-}
-
-// ErrBudget is the refusal of a create() beyond the page's memory budget.
-type ErrBudget struct {
-	Instances int
-	Bytes     int64
-	Budget    int64
-}
-
-func (e *ErrBudget) Error() string {
-	return fmt.Sprintf("the page's memory budget is spent: its %d simulations hold about %s MiB of the %s MiB it allows; dispose() some first",
-		e.Instances, manifest.Thousands(e.Bytes>>20), manifest.Thousands(e.Budget>>20))
+	slices.Sort(ids)
+	out := make([]*session.Session, 0, len(ids))
+	for _, id := range ids {
+		out = append(out, t.byID[id].Session)
+	}
+	return out
 }
 
 // checkBudget refuses a new instance when the page's are at its budget.
 func (t *instances) checkBudget() error {
-	if n := t.bytes(); n+instanceBytes > t.budget {
-		return &ErrBudget{Instances: t.len(), Bytes: n, Budget: t.budget}
-	}
-	return nil
-}
-
-// failedCreate is what create returns instead of an instance: the JSON of
-// {ok: false, error}, which converge.js parses.
-func failedCreate(err error) string {
-	return bridge.JSON(struct {
-		OK    bool   `json:"ok"`
-		Error string `json:"error"`
-	}{Error: "create: " + err.Error()})
+	return session.CheckBudget(t.sessions(), t.budget)
 }

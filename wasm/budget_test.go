@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"converge/core/session"
 )
 
 // TestCreateBeyondTheBudgetIsAnErrorValue: once the page's simulations
@@ -18,7 +20,7 @@ func TestCreateBeyondTheBudgetIsAnErrorValue(t *testing.T) {
 	t.Parallel()
 	p := newTestPage(t)
 	require.True(t, decode[loadResult](t, rawCall(p.def.obj, "load", webYAML)).OK)
-	p.instances.budget = p.instances.bytes() + 2*instanceBytes
+	p.instances.budget = session.PageBytes(p.instances.sessions()) + 2*session.InstanceBytes
 	first := rawCall(p.obj, "create")
 	require.Equal(t, js.TypeObject, first.Type(), "one more fits")
 	require.True(t, decode[loadResult](t, rawCall(first, "load", webYAML)).OK)

@@ -2,13 +2,36 @@
 
 // Command wasm is Converge compiled to WebAssembly for the page: it makes
 // the raw bridge object (api_page.go) and hands it to web/converge.js, then
-// serves calls from the page until the page goes away. It is the thin
-// bridge between the page and core: it decodes a call's arguments, makes
-// one call into an Instance (and through it core/sim and core/scenario) and
-// encodes the result, and it applies the view models of core/view to the
-// DOM through honnef.co/go/js/dom/v2. What the page shows and what a user's
-// input means is decided in core/view, natively tested; this package only
-// draws it.
+// serves calls from the page until the page goes away. It binds; it does
+// not decide.
+//
+// # What this package may hold
+//
+// The page's decisions live in two native, natively tested packages:
+// core/session (the page's layer: each simulation's session, with what it
+// opened and from where, its time, its seeks in slices and their refusals,
+// its commands, its saved work; the page's address, which the command
+// line reads and writes with the same type; the library's listing; the
+// JSON shapes of the JS API; the downloads) and core/view (what each part
+// of the page shows, and its texts). This package holds only:
+//
+//   - the bindings of the JS API: decoding a call's arguments from
+//     js.Value, one call into a session, encoding its result;
+//   - the DOM: building elements, applying the view models to them,
+//     reading the user's input and events, and calling the session with
+//     them;
+//   - the browser's own services: the clipboard, history.replaceState,
+//     Blob downloads, requestAnimationFrame and timeouts (which schedule a
+//     seek's slices and the play loop), performance marks, IndexedDB and
+//     sessionStorage (through core/library's Store).
+//
+// core/arch_page_test.go checks the rule that makes this so: of this
+// module's packages, wasm imports only core/session, core/view,
+// core/library (its store on browser storage), core/version, scenarios
+// (the embedded library) and core/sim, and of core/sim it names only the
+// types Sim and StepResult (what renderers read and draw), never a
+// function, and it never changes a simulation itself (Step, SeekTo, Run,
+// RemoveStep are the session's).
 //
 // # Boot
 //
@@ -33,28 +56,18 @@
 // An Instance is one simulation on the page: the page itself (the default
 // instance, globalThis.converge, id 1) or one <converge-sim>. The page
 // keeps them in a handle table (instances); there is no package-level
-// simulation. Renderers read an instance's fields (ID, Sim, Source, Name,
-// Err) and change it only through its methods, each of which calls
-// Changed itself once the change is made:
-//
-//   - Step(n): n < 1 counts as 1; it stops only at 24h (MaxSeconds), never
-//     at the scenario's duration;
-//   - SeekTo(t): named SeekTo, not Seek, because go vet's stdmethods check
-//     rejects a Seek whose signature is not io.Seeker's;
-//   - Run(line): a command that changes the cluster becomes a step of the
-//     scenario one second from now (sim.Run);
-//   - Load(src): on errors the old simulation is kept; a valid scenario may
-//     still return notes (use HasErrors); a simulation that cannot start is
-//     one problem at line 0;
-//   - LoadBuiltin(name);
-//   - Open(address): what ?scenario=, &t= and #s= ask for (package
-//     converge/wasm/bridge decides, natively): on a corrupt share or an
-//     unknown name it opens the default and sets Err to a sentence to show,
-//     such as "The shared scenario cannot be opened: share link is corrupt:
-//     .... Showing the built-in scenario rolling-update instead.", which the
-//     page shows with role="alert";
-//   - Scenarios() lists the library; Complete(line) gives the tab
-//     completions of a command line's last word.
+// simulation. An Instance is a session (core/session.Session, embedded)
+// with what binds it to the page: its JS object, its renderers and the
+// seek in slices under way. Renderers read the session's fields (Sim,
+// Source, Name, Err, Compare) and change it only through its methods
+// (Load, LoadBuiltin, OpenSaved, Step, SeekTo, Run, RemoveStep), which
+// end the seek under way first (Session.OnStop) and call Changed once the
+// change is made (Session.OnChange). Open(address) is the instance's: the
+// session decides what the address opens (on a corrupt share or an
+// unknown name the default, with Err a sentence to show, such as "The
+// shared scenario cannot be opened: share link is corrupt: .... Showing
+// the built-in scenario rolling-update instead.", which the page shows
+// with role="alert"), then the instance seeks to its t in slices.
 //
 // Any js.Func tied to an instance is released when it is disposed.
 //
@@ -104,7 +117,9 @@
 //
 // The page (not an embed) rewrites its address with history.replaceState
 // so that a reload or a copied address opens what it shows, at its second
-// (app.syncAddress, view.Link): ?scenario=NAME&t=T while the scenario is
+// (app.syncAddress; Session.PageAddress decides, with session.Address,
+// the one type the page and the command line read and write addresses
+// with): ?scenario=NAME&t=T while the scenario is
 // exactly a built-in one, #s=SHARE&t=T once it is the user's own (a
 // console command, the editor's Apply, a link, My scenarios, an import).
 // An action that changes the scenario writes it at once; a change of time
@@ -124,15 +139,17 @@
 // write refused later, such as its quota), which the page says once
 // (view.StorageNotice). IndexedDB calls block on promises, so every use
 // runs in a goroutine (app.async, makePromise, time.AfterFunc), one at a
-// time (storage.use), never on the event loop. The JS API's save, saved,
+// time (storage.use, which core/session's SavedAction, SaveAs and Import
+// are given), never on the event loop. The JS API's save, saved,
 // openSaved, deleteSaved, renameSaved, duplicateSaved and storage return
 // Promises (api_saved.go). The editor keeps its text as a draft 600 ms
 // after typing stops (ui_draft.go) and, once the page has opened, offers a
 // draft whose text differs from the editor's. The downloads are made in
-// Go (wasm/bridge: ScenarioFile, KubectlFile, TraceFile, ChartsFile) and
-// handed to the browser as a Blob. Instance.SaveWork keeps what the user
-// would lose if the page stopped (a scenario of their own, the editor's
-// edits as the draft), for whatever must stop the runtime.
+// Go (Session.Download: ScenarioFile, KubectlFile, TraceFile, ChartsFile)
+// and handed to the browser as a Blob. Instance.SaveWork (Session.SaveWork
+// decides) keeps what the user would lose if the page stopped (a scenario
+// of their own, the editor's edits as the draft), for whatever must stop
+// the runtime.
 //
 // # Embedding
 //
@@ -145,7 +162,7 @@
 // # Seeks in slices
 //
 // Nothing blocks the page for long (docs/limits.md). A seek goes in slices
-// of about 50 ms, one per animation frame (seek.go; bridge.Seek decides
+// of about 50 ms, one per animation frame (seek.go; session.Seek decides
 // what a slice does): the page's scrubber, its step back, the &t= of an
 // address and <converge-sim t=...> (Open) and the JS API's seekAsync. A
 // short one is done in its first slice, at once; a longer one shows its
@@ -153,9 +170,10 @@
 // between slices, the rest of the page waits for the end) and draws the
 // whole page once when it is there. Any other change of the instance
 // stops it at the whole second it reached. Every step and seek is timed
-// (bridge.Meter): the synchronous seek, moveTo, step and advance refuse a
-// jump estimated beyond about a second, with a message that names
-// seekAsync, and the play loop computes at most a slice's worth per frame.
+// (session.Meter): the synchronous seek, moveTo, step and advance refuse a
+// jump estimated beyond about a second (Session.CheckStep, CheckSeek), with
+// a message that names seekAsync, and the play loop computes at most a
+// slice's worth per frame (Session.PlayFrame).
 //
 // # Costs and profiling
 //
@@ -174,8 +192,10 @@
 //
 // # Tests
 //
-// The bridge's tests run compiled to wasm under Node (make test-wasm),
-// without a DOM: they drive the raw bridge and mount fake renderers. The
+// What the page decides is tested natively in core/session and core/view.
+// This package's tests run compiled to wasm under Node (make test-wasm),
+// without a DOM: they drive the raw bridge (its argument checks, its
+// conversions, its promises) and mount fake renderers. The
 // page itself is tested in a browser by cmd/converge's browser tests
 // (chromedp), which compare wasm snapshots with native ones byte for byte,
 // drive the page as a user does, and check, for instance, that a corrupt

@@ -5,12 +5,12 @@ package main
 import (
 	"syscall/js"
 
+	"converge/core/session"
 	"converge/scenarios"
-	"converge/wasm/bridge"
 )
 
 func main() {
-	install(js.Global(), bridge.NewLibrary(scenarios.FS), newApp)
+	install(js.Global(), session.NewLibrary(scenarios.FS), newApp)
 	select {} // keep the Go runtime alive for the page's calls
 }
 
@@ -18,7 +18,7 @@ func main() {
 // and settles the boot handshake found on global.converge._boot, or,
 // without one, sets global.converge to the raw bridge. It returns the page
 // (nil if building it panicked).
-func install(global js.Value, lib *bridge.Library, newRenderer RendererFunc) (p *page) {
+func install(global js.Value, lib *session.Library, newRenderer RendererFunc) (p *page) {
 	api := global.Get("converge")
 	var boot js.Value
 	if api.Type() == js.TypeObject {

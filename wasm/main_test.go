@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"converge/core/session"
 	"converge/core/version"
-	"converge/wasm/bridge"
 )
 
 // bootRecorder is a stand-in for converge.js's `_boot` object that records
@@ -44,8 +44,8 @@ func newBootRecorder(t *testing.T) *bootRecorder {
 }
 
 // testLib is a library of two small scenarios.
-func testLib() *bridge.Library {
-	return bridge.NewLibrary(fstest.MapFS{
+func testLib() *session.Library {
+	return session.NewLibrary(fstest.MapFS{
 		"basic-loop.yaml": {Data: []byte(webYAML)},
 		"other.yaml":      {Data: []byte(otherYAML)},
 		"zz-broken.yaml":  {Data: []byte("name: zz-broken\nbogus: 1\n")},

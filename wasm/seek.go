@@ -8,30 +8,23 @@ import (
 	"syscall/js"
 	"time"
 
-	"converge/wasm/bridge"
+	"converge/core/session"
 )
 
 // Seeks in slices (docs/js-api.md, seekAsync; docs/limits.md). A seek far
 // ahead would keep the page's only thread busy for seconds, or minutes: it
-// goes in slices of about 50 ms instead (bridge.Seek decides what each
+// goes in slices of about 50 ms instead (session.Seek decides what each
 // does), one per animation frame, and between them the page draws the
 // progress and handles input. An instance has at most one seek under way;
 // any other change of the instance (a load, a step, a seek, a command, a
 // dispose) ends it first, at the whole second it reached.
 
-// seeker is an instance's seeking: how long its simulated seconds take
-// (measured on every step and seek) and the seek under way, if any.
-type seeker struct {
-	meter bridge.Meter
-	job   *seekJob
-}
-
 // seekJob is one seek in slices.
 type seekJob struct {
 	inst *Instance
-	seek *bridge.Seek
+	seek *session.Seek
 	// onProgress is called after every slice but the last (nil: none).
-	onProgress func(bridge.Progress)
+	onProgress func(session.Progress)
 	// signal is the caller's AbortSignal, or undefined.
 	signal js.Value
 	// settle ends the job: a nil error when it reached its target.
@@ -52,39 +45,38 @@ var epoch = time.Now()
 func monotonic() time.Duration { return time.Since(epoch) }
 
 // SeekAsync moves the simulation to t (clamped to 0..MaxSeconds) in
-// slices. The first slice runs now, so a short seek is done when SeekAsync
-// returns (and draws once, as SeekTo does); a longer one goes on in later
-// frames, drawing its progress (Seeking), and draws the whole page once it
-// is done. settle, if not nil, is told how it ended. Without a simulation
-// it settles at once with ErrNoScenario.
-func (i *Instance) SeekAsync(t int64, onProgress func(bridge.Progress), signal js.Value, settle func(error)) {
-	i.stopSeek(&stopError{fmt.Sprintf("superseded by a later seek to t=%d", t)})
+// slices (Session.NewSeek; session.Seek decides what a slice does). The
+// first slice runs now, so a short seek is done when SeekAsync returns
+// (and draws once, as SeekTo does); a longer one goes on in later frames,
+// drawing its progress (Seeking), and draws the whole page once it is
+// done. settle, if not nil, is told how it ended. Without a simulation it
+// settles at once with session.ErrNoScenario.
+func (i *Instance) SeekAsync(t int64, onProgress func(session.Progress), signal js.Value, settle func(error)) {
 	if settle == nil {
 		settle = func(error) {}
 	}
-	if i.Sim == nil {
-		settle(ErrNoScenario)
+	k, err := i.NewSeek(t)
+	if err != nil {
+		settle(err)
 		return
 	}
-	t = min(max(t, 0), MaxSeconds)
-	j := &seekJob{inst: i, seek: bridge.NewSeek(i.Sim, t, &i.seek.meter, monotonic), onProgress: onProgress,
-		signal: signal, settle: settle}
-	i.seek.job = j
+	j := &seekJob{inst: i, seek: k, onProgress: onProgress, signal: signal, settle: settle}
+	i.seek = j
 	j.slice()
 }
 
 // Seeking is the seek under way, if any.
-func (i *Instance) Seeking() (bridge.Progress, bool) {
-	if i.seek.job == nil {
-		return bridge.Progress{}, false
+func (i *Instance) Seeking() (session.Progress, bool) {
+	if i.seek == nil {
+		return session.Progress{}, false
 	}
-	return i.seek.job.seek.Progress(), true
+	return i.seek.seek.Progress(), true
 }
 
 // CancelSeek stops the seek under way (the page's Cancel) at the second it
 // reached, and draws the page there.
 func (i *Instance) CancelSeek() {
-	if i.seek.job != nil {
+	if i.seek != nil {
 		i.stopSeek(errCancelled)
 		i.Changed()
 	}
@@ -93,7 +85,7 @@ func (i *Instance) CancelSeek() {
 // stopSeek ends the seek under way, if any, with err, where it is. It
 // draws nothing: the change that stops it draws.
 func (i *Instance) stopSeek(err error) {
-	if j := i.seek.job; j != nil {
+	if j := i.seek; j != nil {
 		j.end(err)
 	}
 }
@@ -117,7 +109,7 @@ func (j *seekJob) slice() {
 	if j.onProgress != nil {
 		j.onProgress(j.seek.Progress())
 	}
-	if j.inst.seek.job != j || j.aborted() {
+	if j.inst.seek != j || j.aborted() {
 		return // onProgress cancelled it
 	}
 	j.inst.progressed()
@@ -146,7 +138,7 @@ func (j *seekJob) schedule() {
 	if j.next.IsUndefined() {
 		j.next = js.FuncOf(func(js.Value, []js.Value) any {
 			j.handle = js.Undefined()
-			if j.inst.seek.job == j {
+			if j.inst.seek == j {
 				j.slice()
 			}
 			return nil
@@ -165,8 +157,8 @@ func (j *seekJob) schedule() {
 // end finishes the job with err (nil: done): it cancels the pending slice,
 // releases the slice function and settles.
 func (j *seekJob) end(err error) {
-	if j.inst.seek.job == j {
-		j.inst.seek.job = nil
+	if j.inst.seek == j {
+		j.inst.seek = nil
 	}
 	if !j.handle.IsUndefined() && !j.handle.IsNull() {
 		if j.byFrame {
@@ -207,21 +199,6 @@ func (i *Instance) progressed() {
 			}()
 		}
 	}
-}
-
-// measured runs f, which computes seconds simulated seconds, and records
-// how long it took on the meter.
-func (i *Instance) measured(seconds int64, f func()) {
-	began := monotonic()
-	f()
-	i.seek.meter.Observe(seconds, monotonic()-began)
-}
-
-// checkBlock refuses a synchronous call (seek, moveTo, step, advance) that
-// would compute seconds simulated seconds to reach target, when that would
-// keep the page busy beyond about a second (bridge.Meter.CheckBlock).
-func (i *Instance) checkBlock(call string, target, seconds int64) error {
-	return i.seek.meter.CheckBlock(i.Sim, call, target, seconds)
 }
 
 // jsError of a seek's end, for its promise: the AbortSignal's reason, an
@@ -265,9 +242,9 @@ func seekPromise(inst *Instance, t int64, onProgress, signal js.Value) js.Value 
 	})
 	promise := js.Global().Get("Promise").New(executor)
 	executor.Release()
-	var progress func(bridge.Progress)
+	var progress func(session.Progress)
 	if onProgress.Type() == js.TypeFunction {
-		progress = func(p bridge.Progress) {
+		progress = func(p session.Progress) {
 			o := js.Global().Get("Object").New()
 			o.Set("t", p.T)
 			o.Set("from", p.From)
@@ -281,7 +258,7 @@ func seekPromise(inst *Instance, t int64, onProgress, signal js.Value) js.Value 
 			reject.Invoke(seekRejection(err))
 			return
 		}
-		line, lerr := traceLine(inst)
+		line, lerr := inst.TraceLine()
 		if lerr != nil {
 			reject.Invoke(jsError("Error", lerr.Error()))
 			return

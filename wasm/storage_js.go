@@ -157,13 +157,10 @@ type workSaver interface {
 }
 
 // SaveWork keeps what the user would lose if the page stopped now (the Go
-// runtime about to exit, say): the scenario as it runs, unless it is
-// exactly a built-in one, in My scenarios under the name it was saved or
-// opened as, else its own name made free ("NAME", "NAME 2", ...; the
-// instance then remembers it, so a second call replaces the first); and
-// the text of an editor that holds edits, as the draft. It returns the name
-// the scenario was saved under, "" when it needed no saving. It blocks on
-// IndexedDB: call it from a goroutine, never from an event handler.
+// runtime about to exit, say): Session.SaveWork decides what, with the
+// text of an editor that holds edits. It returns the name the scenario was
+// saved under, "" when it needed no saving. It blocks on IndexedDB: call
+// it from a goroutine, never from an event handler.
 func (i *Instance) SaveWork() (string, error) {
 	if i.disposed || i.Sim == nil || i.storage == nil {
 		return "", nil
@@ -177,42 +174,10 @@ func (i *Instance) SaveWork() (string, error) {
 			}
 		}
 	}
-	scn := i.Sim.Scenario()
-	var y []byte
-	if i.Origin().Builtin(scn) == "" {
-		var err error
-		if y, err = scn.Marshal(); err != nil {
-			return "", err
-		}
-	}
 	name := ""
 	err := i.storage.use(func(st *library.Store) (err error) {
-		if edited {
-			from := i.SavedAs
-			if i.origin.Name != "" {
-				from = i.origin.Name
-			}
-			if _, err := st.SaveDraft(text, from); err != nil {
-				return err
-			}
-		}
-		if y == nil {
-			return nil
-		}
-		name = i.SavedAs
-		if name == "" {
-			if name, err = st.FreeName(scn.Name); err != nil {
-				return err
-			}
-		}
-		_, err = st.Save(name, y)
+		name, err = i.Session.SaveWork(st, text, edited)
 		return err
 	})
-	if err != nil {
-		return "", err
-	}
-	if name != "" {
-		i.SavedAs = name
-	}
-	return name, nil
+	return name, err
 }

@@ -3,19 +3,17 @@
 package main
 
 import (
-	"errors"
 	"syscall/js"
 
 	"honnef.co/go/js/dom/v2"
 
 	"converge/core/sim"
-	"converge/core/view"
 )
 
 // embedPart is the Embed button in the page's top bar and the panel it
 // opens under the bar: copy-paste snippets (the script tag and a
 // <converge-sim>, or an <iframe> of ?embed=1) for the scenario at the
-// second the page shows. view.EmbedOf decides the snippets and the texts
+// second the page shows. session.EmbedOf decides the snippets and the texts
 // (docs/embedding.md); this draws them.
 type embedPart struct {
 	btn, panel, intro, codes, status, close *node
@@ -105,24 +103,15 @@ func (a *app) embedClicked(open bool) {
 	e.status.setText("")
 	e.panel.setClass("cv-note cv-embed-panel")
 	e.shownSim, e.shownT = a.inst.Sim, a.inst.Sim.T()
-	l, err := a.link()
-	var em view.Embed
-	if err == nil {
-		loc := js.Global().Get("location")
-		em, err = view.EmbedOf(loc.Get("origin").String()+loc.Get("pathname").String(), l)
-	}
-	switch {
-	case errors.Is(err, view.ErrTooLargeForLink):
-		e.intro.setText(view.EmbedTooLarge(len(l.YAML)))
-	case err != nil:
-		e.intro.setText("No snippet: " + err.Error())
-	}
-	e.codes.setHidden(err != nil)
-	if err != nil {
+	loc := js.Global().Get("location")
+	pn := a.inst.EmbedPanel(loc.Get("origin").String() + loc.Get("pathname").String())
+	e.intro.setText(pn.Intro)
+	e.codes.setHidden(pn.Bad)
+	if pn.Bad {
 		e.panel.setClass("cv-note cv-embed-panel cv-bad")
 		return
 	}
-	e.intro.setText(view.EmbedIntro(l.T))
+	em := pn.Embed
 	e.element.setValue(em.Script + "\n" + em.Element)
 	e.iframe.setValue(em.IFrame)
 }

@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"honnef.co/go/js/dom/v2"
-
-	"converge/wasm/bridge"
 )
 
 // speeds are the play speeds: simulated seconds per real second.
@@ -33,10 +31,6 @@ type player struct {
 }
 
 func newPlayer(a *app) *player { return &player{a: a, speed: 4} }
-
-// maxBatch bounds the seconds one frame steps (after the tab was hidden,
-// say, the owed time is dropped rather than replayed in one frame).
-const maxBatch = 64
 
 func (p *player) toggle() {
 	if p.playing {
@@ -147,23 +141,19 @@ func (p *player) tick(now time.Duration) {
 	if n > 0 {
 		defer p.profile()()
 		p.acc -= time.Duration(n) * time.Second
-		s := p.a.inst.Sim
-		end := int64(s.Duration().Seconds())
-		left := int(end - s.T())
-		// A frame computes at most what fits in a slice of work: on a
-		// large cluster, 64x drops owed time rather than freeze the page.
-		fits := max(int(bridge.SliceBudget/p.a.inst.seek.meter.PerSecond(s)), 1)
-		n = min(n, maxBatch, fits, max(left, 0))
+		// A frame computes at most what fits in a slice of work
+		// (Session.PlayFrame).
+		n = p.a.inst.PlayFrame(n)
 		if n > 0 {
 			p.frames++
 			// One render, with the play button already off at the end.
 			p.a.inst.Batch(func() {
 				p.a.inst.Step(n)
-				if p.a.inst.Sim.T() >= end {
+				if p.a.inst.AtEnd() {
 					p.halt()
 				}
 			})
-		} else if p.a.inst.Sim.T() >= end {
+		} else if p.a.inst.AtEnd() {
 			p.pause()
 		}
 		if !p.playing {

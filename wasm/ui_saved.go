@@ -10,7 +10,6 @@ import (
 
 	"converge/core/library"
 	"converge/core/view"
-	"converge/wasm/bridge"
 )
 
 // savedPanel is the My scenarios tab: the scenario that runs saved under a
@@ -226,56 +225,22 @@ func (p *savedPanel) act(a *app, action, name string) {
 	a.async(func() { p.run(a, action, name, newName) })
 }
 
-// run does what a row's button asks, in a goroutine.
+// run does what a row's button asks (Session.SavedAction), in a
+// goroutine.
 func (p *savedPanel) run(a *app, action, name, newName string) {
-	inst := a.inst
-	var data []byte
-	var msg string
-	err := inst.storage.use(func(st *library.Store) (err error) {
-		switch action {
-		case "open", "download":
-			data, err = st.Open(name)
-		case "rename-ok":
-			var e library.Entry
-			if e, err = st.Rename(name, newName); err == nil {
-				msg = "Renamed “" + name + "” to “" + e.Name + "”."
-				if inst.SavedAs == name {
-					inst.SavedAs = e.Name
-				}
-			}
-		case "duplicate":
-			var e library.Entry
-			if e, err = st.Duplicate(name); err == nil {
-				msg = "Saved a copy of “" + name + "” as “" + e.Name + "”."
-			}
-		case "delete-ok":
-			if err = st.Delete(name); err == nil {
-				msg = "Deleted “" + name + "”."
-				if inst.SavedAs == name {
-					inst.SavedAs = ""
-				}
-			}
-		}
-		return err
-	})
-	if err != nil {
-		a.shareBar.say(err.Error(), view.ToneBad, "")
+	out := a.inst.SavedAction(a.inst.storage.use, action, name, newName)
+	switch {
+	case out.Bad:
+		a.shareBar.say(out.Msg, view.ToneBad, "")
 		return
-	}
-	switch action {
-	case "open":
-		if probs := inst.OpenSaved(name, data); probs.HasErrors() {
-			a.shareBar.say("“"+name+"” cannot be opened: "+bridge.NewLoadResult(probs).Summary(), view.ToneBad, "")
-			return
-		}
+	case out.Download != nil:
+		saveFile(out.Download.Name, out.Download.Type, out.Download.Data)
+		return
+	case out.Opened:
 		a.syncAddress()
-		msg = "Opened “" + name + "”."
-	case "download":
-		saveFile(library.SanitizeName(name)+".yaml", bridge.TypeYAML, data)
-		return
 	}
 	p.renaming, p.deleting = "", ""
-	a.shareBar.say(msg, view.ToneOK, "")
+	a.shareBar.say(out.Msg, view.ToneOK, "")
 	p.refresh(a)
 }
 
@@ -284,24 +249,15 @@ func (p *savedPanel) saveAs(a *app, name string) {
 	if a.inst.Sim == nil || view.SaveButtonOf(name, p.entries).Disabled {
 		return
 	}
-	y, err := a.inst.Sim.Scenario().Marshal()
-	if err != nil {
-		a.shareBar.say(err.Error(), view.ToneBad, "")
-		return
-	}
 	edited := a.editor() != nil && a.editor().model.Edited()
 	inst := a.inst
 	a.async(func() {
-		err := inst.storage.use(func(st *library.Store) error {
-			_, err := st.Save(name, y)
-			return err
-		})
-		if err != nil {
-			a.shareBar.say(err.Error(), view.ToneBad, "")
+		out := inst.SaveAs(inst.storage.use, name, edited)
+		if out.Bad {
+			a.shareBar.say(out.Msg, view.ToneBad, "")
 			return
 		}
-		inst.SavedAs = name
-		a.shareBar.say(view.Saved(name, edited), view.ToneOK, "")
+		a.shareBar.say(out.Msg, view.ToneOK, "")
 		p.refresh(a)
 	})
 }
@@ -352,30 +308,20 @@ func (a *app) importFile(file js.Value) {
 			return
 		}
 		data := []byte(v.String())
-		if p := bridge.Prepare(data, fileName); p.Sim == nil {
+		out := inst.Import(inst.storage.use, fileName, data)
+		if out.Invalid {
 			if ed := a.editor(); ed != nil {
 				a.selectTab("editor")
 				ed.setEdit(a, string(data))
 				a.keeper.edited(string(data))
 			}
-			a.shareBar.say(view.Imported(fileName, "", len(p.Problems.Errors())), view.ToneBad, "")
+		}
+		if out.Bad {
+			a.shareBar.say(out.Msg, view.ToneBad, "")
 			return
 		}
-		var name string
-		err = inst.storage.use(func(st *library.Store) (err error) {
-			if name, err = st.FreeName(fileName); err != nil {
-				return err
-			}
-			_, err = st.Save(name, data)
-			return err
-		})
-		if err != nil {
-			a.shareBar.say("“"+fileName+"” cannot be saved: "+err.Error(), view.ToneBad, "")
-			return
-		}
-		inst.OpenSaved(name, data)
 		a.syncAddress()
-		a.shareBar.say(view.Imported(fileName, name, 0), view.ToneOK, "")
+		a.shareBar.say(out.Msg, view.ToneOK, "")
 		if p := a.savedList(); p != nil {
 			p.refresh(a)
 		}

@@ -10,23 +10,18 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"converge/core/library"
-	"converge/core/sim"
+	"converge/core/session"
 	"converge/core/view"
-	"converge/wasm/bridge"
 )
 
 // sharePart is the Share button and the Download menu in the page's top
 // bar, and the note under it that says what they (and imports, saves, the
 // storage) did: a message, with the link to copy by hand when there is one.
 // What a link is and what the texts say is decided in core/view
-// (view.ShareOf and its texts); this draws them.
+// (session.ShareOf and its texts); this draws them.
 type sharePart struct {
 	el, share, menuBtn, menu            *node
 	note, noteText, noteLink, noteClose *node
-	// tooLargeSim is the simulation Share last saved because it was too
-	// large for a link, as tooLargeAs: a second Share replaces that save.
-	tooLargeSim *sim.Sim
-	tooLargeAs  string
 	// addressTimer holds back the address update after a change of time
 	// (addressLater).
 	addressTimer *time.Timer
@@ -113,30 +108,20 @@ func (s *sharePart) say(text string, tone view.Tone, link string) {
 	s.note.setHidden(false)
 }
 
-// link is what a link to the page carries now.
-func (a *app) link() (view.Link, error) {
-	scn := a.inst.Sim.Scenario()
-	y, err := scn.Marshal()
-	if err != nil {
-		return view.Link{}, err
-	}
-	return view.Link{Builtin: a.inst.Origin().Builtin(scn), YAML: y, T: a.inst.Sim.T()}, nil
-}
-
-// shareClicked copies the link to the scenario at this second (view.ShareOf),
+// shareClicked copies the link to the scenario at this second (session.ShareOf),
 // or, for a scenario too large for a link, saves it in My scenarios and
 // says so.
 func (a *app) shareClicked() {
 	if a.inst.Sim == nil {
 		return
 	}
-	l, err := a.link()
+	l, err := a.inst.Link()
 	if err != nil {
 		a.shareBar.say("No link: "+err.Error(), view.ToneBad, "")
 		return
 	}
 	loc := js.Global().Get("location")
-	sh := view.ShareOf(loc.Get("origin").String()+loc.Get("pathname").String(), l)
+	sh := session.ShareOf(loc.Get("origin").String()+loc.Get("pathname").String(), l)
 	if sh.TooLarge {
 		a.saveTooLarge(l, sh)
 		return
@@ -161,23 +146,16 @@ func (a *app) shareClicked() {
 // saveTooLarge keeps a scenario too large for a link in My scenarios,
 // under its name (the same save again on a second Share), and says why
 // there is no link.
-func (a *app) saveTooLarge(l view.Link, sh view.Share) {
+func (a *app) saveTooLarge(l session.Link, sh session.Share) {
 	s := a.shareBar
-	inst, sm := a.inst, a.inst.Sim
+	inst := a.inst
 	a.async(func() {
 		name := ""
 		err := inst.storage.use(func(st *library.Store) (err error) {
-			if s.tooLargeSim == sm && s.tooLargeAs != "" {
-				name = s.tooLargeAs
-			} else if name, err = st.FreeName(sm.Scenario().Name); err != nil {
-				return err
-			}
-			_, err = st.Save(name, l.YAML)
+			name, err = inst.SaveTooLarge(st, l)
 			return err
 		})
 		if err == nil {
-			s.tooLargeSim, s.tooLargeAs = sm, name
-			inst.SavedAs = name
 			s.say(view.ShareTooLarge(sh.Size, name, nil), view.ToneMuted, "")
 		} else {
 			s.say(view.ShareTooLarge(sh.Size, "", err), view.ToneBad, "")
@@ -186,7 +164,7 @@ func (a *app) saveTooLarge(l view.Link, sh view.Share) {
 	})
 }
 
-// syncAddress writes the page's address for what it shows now (view.Link:
+// syncAddress writes the page's address for what it shows now (session.Link:
 // ?scenario=NAME or #s=SHARE, with &t=), so that a reload or a copied
 // address opens the same. A scenario too large for a link leaves the
 // address as it is (Share says why).
@@ -194,12 +172,8 @@ func (a *app) syncAddress() {
 	if a.opts.Embed || a.inst.Sim == nil {
 		return
 	}
-	l, err := a.link()
-	if err != nil {
-		return
-	}
-	u, err := l.URL(js.Global().Get("location").Get("pathname").String())
-	if err != nil {
+	u, ok := a.inst.PageAddress(js.Global().Get("location").Get("pathname").String())
+	if !ok {
 		return
 	}
 	if js.Global().Get("location").Get("href").String() != js.Global().Get("location").Get("origin").String()+u {
@@ -223,26 +197,12 @@ func (a *app) addressLater() {
 
 // download saves one of the downloads (see downloads) as a file.
 func (a *app) download(kind string) {
-	s := a.inst.Sim
-	if s == nil {
+	f, ok, err := a.inst.Download(kind, a.focus)
+	switch {
+	case !ok:
 		return
-	}
-	var f bridge.File
-	var err error
-	switch kind {
-	case "yaml":
-		f, err = bridge.ScenarioFile(s.Scenario())
-	case "sh":
-		f, err = bridge.KubectlFile(s.Scenario())
-	case "jsonl":
-		f, err = bridge.TraceFile(s.Scenario())
-	case "svg":
-		f = bridge.ChartsFile(s, a.focus)
-	default:
-		return
-	}
-	if err != nil {
-		a.shareBar.say("The download failed: "+err.Error(), view.ToneBad, "")
+	case err != nil:
+		a.shareBar.say(session.DownloadFailed(err), view.ToneBad, "")
 		return
 	}
 	saveFile(f.Name, f.Type, f.Data)

@@ -30,12 +30,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"converge/core/scenario"
+	"converge/core/session"
 	"converge/core/sim"
 	"converge/core/simtest"
 	"converge/core/version"
 	"converge/core/view"
 	"converge/scenarios"
-	"converge/wasm/bridge"
 )
 
 // updateScreenshot rewrites docs/screenshot.png from TestUIScreenshots.
@@ -173,7 +173,7 @@ func TestUIPageLoadsAndDrawsTheRolloutFirst(t *testing.T) {
 	assert.Positive(t, got.Mounted, "the first render is marked")
 	assert.Equal(t, "deployment/web · revision 1", got.Title)
 	assert.NotEmpty(t, got.Headline)
-	assert.Equal(t, loopTitles(t, bridge.NewLibrary(scenarios.FS).Default()), got.Loop, "the components in the engine's tick order")
+	assert.Equal(t, loopTitles(t, session.NewLibrary(scenarios.FS).Default()), got.Loop, "the components in the engine's tick order")
 	assert.Equal(t, got.Want, got.Intro, "the default scenario's title")
 	assert.Positive(t, got.Tiles)
 	assert.Equal(t, []string{"Charts", "Nodes", "Events", "Steps", "Console", "Editor", "Revisions", "Selectors", "My scenarios"}, got.Tabs)

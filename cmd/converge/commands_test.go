@@ -13,9 +13,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"converge/core/session"
 	"converge/core/simtest"
 	"converge/scenarios"
-	"converge/wasm/bridge"
 )
 
 // writeFile writes a scenario into a temp dir and returns its path.
@@ -225,17 +225,17 @@ func TestKubectlLineQuoting(t *testing.T) {
 }
 
 // TestUnshareSaysWhatThePageSays: a link the page cannot open is refused
-// with the page's own words (bridge.ShareOfLink decides for both).
+// with the page's own words (session.ShareOfLink decides for both).
 func TestUnshareSaysWhatThePageSays(t *testing.T) {
 	t.Parallel()
-	lib := bridge.NewLibrary(scenarios.FS)
+	lib := session.NewLibrary(scenarios.FS)
 	for _, link := range []string{"http://127.0.0.1:8080/#s=AAAA%zz", "http://127.0.0.1:8080/#s=@@@@", "http://127.0.0.1:8080/#s="} {
 		code, out, errOut := runCLI(t, "unshare", link)
 		assert.Equal(t, exitBadInput, code, link)
 		assert.Empty(t, out, link)
 		msg, ok := strings.CutPrefix(strings.TrimSuffix(errOut, "\n"), "converge unshare: ")
 		require.True(t, ok, errOut)
-		page := bridge.DecideAddress(bridge.ParseAddress(link), lib).Error
+		page := session.DecideAddress(session.ParseAddress(link), lib).Error
 		assert.Equal(t, "The shared scenario cannot be opened: "+msg+". Showing the built-in scenario rolling-update instead.", page, link)
 	}
 	code, _, errOut := runCLI(t, "unshare", "http://x/#t=3")

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"converge/core/scenario"
-	"converge/wasm/bridge"
+	"converge/core/session"
 )
 
 // defaultShareBase is where share links point unless --base says otherwise:
@@ -42,12 +42,11 @@ replays the scenario exactly, steps included.`,
 				printProblems(e.stderr, probs)
 				return badInput(nil)
 			}
-			enc, err := scenario.EncodeShare(data)
+			link, err := session.ShareLink(u.String(), data)
 			if err != nil {
 				return badInput(fmt.Errorf("%s: %w", args[0], err))
 			}
-			u.Fragment = ""
-			fmt.Fprintf(e.stdout, "%s#s=%s\n", strings.TrimSuffix(u.String(), "#"), enc)
+			fmt.Fprintln(e.stdout, link)
 			return nil
 		}
 	},
@@ -65,7 +64,7 @@ is refused.`,
 			if len(args) != 1 {
 				return usageError("unshare needs exactly one LINK")
 			}
-			payload, err := bridge.ShareOfLink(strings.TrimSpace(args[0]))
+			payload, err := session.ShareOfLink(strings.TrimSpace(args[0]))
 			if err != nil {
 				return badInput(err)
 			}

@@ -2,7 +2,6 @@ package view
 
 import (
 	"fmt"
-	"net/url"
 	"strconv"
 
 	"converge/core/scenario"
@@ -60,65 +59,6 @@ func PickerOf(o Origin, scn *scenario.Scenario) Picker {
 		return Picker{OwnTitle: o.Name + ", with " + pluralInt(added, "step") + " added from the console"}
 	}
 	return Picker{OwnTitle: "edited, opened from a link, from My scenarios or imported"}
-}
-
-// Link is what a link to the page carries.
-type Link struct {
-	// Builtin is Origin.Builtin: the built-in scenario the page runs
-	// exactly, or "".
-	Builtin string
-	// YAML is the scenario as it runs, with the console's steps
-	// (Scenario.Marshal).
-	YAML []byte
-	// T is the second the page shows.
-	T int64
-}
-
-// ErrTooLargeForLink is the error of a scenario a link cannot carry.
-var ErrTooLargeForLink = scenario.ErrShareTooLarge
-
-// URL is the link to l from base (the page's address without query and
-// fragment, or only its path, for the page's own address):
-//
-//	a built-in as loaded, at 30s → BASE?scenario=rolling-update&t=30
-//	any other scenario, at 41s   → BASE#s=SHARE&t=41
-//	at 0s                        → without &t=
-//
-// SHARE is scenario.EncodeShare of l.YAML; a YAML beyond 64 KiB cannot be
-// carried (ErrTooLargeForLink).
-func (l Link) URL(base string) (string, error) {
-	t := ""
-	if l.T > 0 {
-		t = "&t=" + strconv.FormatInt(l.T, 10)
-	}
-	if l.Builtin != "" {
-		return base + "?scenario=" + url.QueryEscape(l.Builtin) + t, nil
-	}
-	share, err := scenario.EncodeShare(l.YAML)
-	if err != nil {
-		return "", err
-	}
-	return base + "#s=" + share + t, nil
-}
-
-// Share is what the Share button does: copy URL, or, for a scenario too
-// large for a link, save it in My scenarios instead.
-type Share struct {
-	URL string
-	// TooLarge is set when no link can carry the scenario; Size is its
-	// size in bytes.
-	TooLarge bool
-	Size     int
-}
-
-// ShareOf decides the Share button's link for l from base.
-func ShareOf(base string, l Link) Share {
-	u, err := l.URL(base)
-	if err != nil {
-		// EncodeShare fails only for a YAML beyond 64 KiB.
-		return Share{TooLarge: true, Size: len(l.YAML)}
-	}
-	return Share{URL: u, Size: len(l.YAML)}
 }
 
 // ShareCopied is what the Share button says once the link is on the

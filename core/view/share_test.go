@@ -2,14 +2,11 @@ package view
 
 import (
 	"errors"
-	"net/url"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"converge/core/scenario"
 	"converge/core/simtest/simrun"
 )
 
@@ -33,62 +30,6 @@ func TestOriginBuiltinAndThePicker(t *testing.T) {
 	own := Origin{}
 	assert.Equal(t, Picker{OwnTitle: "edited, opened from a link, from My scenarios or imported"}, PickerOf(own, s.Scenario()))
 	assert.Equal(t, "", own.Builtin(nil))
-}
-
-func TestLinkURL(t *testing.T) {
-	t.Parallel()
-	yaml := []byte("name: mine\nduration: 90s\n")
-	share, err := scenario.EncodeShare(yaml)
-	require.NoError(t, err)
-	tests := []struct {
-		name string
-		link Link
-		base string
-		want string
-	}{
-		{"a built-in at the start", Link{Builtin: "rolling-update", YAML: yaml}, "https://x.example/c/", "https://x.example/c/?scenario=rolling-update"},
-		{"a built-in at 30s", Link{Builtin: "rolling-update", YAML: yaml, T: 30}, "https://x.example/c/", "https://x.example/c/?scenario=rolling-update&t=30"},
-		{"own at 41s", Link{YAML: yaml, T: 41}, "https://x.example/c/", "https://x.example/c/#s=" + share + "&t=41"},
-		{"own at the start, the page's own address", Link{YAML: yaml}, "/", "/#s=" + share},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			got, err := tc.link.URL(tc.base)
-			require.NoError(t, err)
-			assert.Equal(t, tc.want, got)
-		})
-	}
-}
-
-// The link's fragment carries the scenario and t exactly (the page reads
-// it with bridge.ParseAddress; wasm/bridge tests that it opens at t).
-func TestShareOfRoundTrips(t *testing.T) {
-	t.Parallel()
-	yaml := []byte(strings.Repeat("# padding\n", 100) + "name: mine\n")
-	sh := ShareOf("http://127.0.0.1:8080/", Link{YAML: yaml, T: 75})
-	require.False(t, sh.TooLarge)
-	u, err := url.Parse(sh.URL)
-	require.NoError(t, err)
-	q, err := url.ParseQuery(u.Fragment)
-	require.NoError(t, err)
-	assert.Equal(t, "75", q.Get("t"))
-	got, err := scenario.DecodeShare(q.Get("s"))
-	require.NoError(t, err)
-	assert.Equal(t, string(yaml), string(got))
-}
-
-func TestShareOfTooLarge(t *testing.T) {
-	t.Parallel()
-	yaml := []byte("name: big\n" + strings.Repeat("#", scenario.MaxShareSize))
-	sh := ShareOf("/", Link{YAML: yaml, T: 5})
-	assert.Equal(t, Share{TooLarge: true, Size: len(yaml)}, sh)
-	_, err := Link{YAML: yaml}.URL("/")
-	assert.ErrorIs(t, err, ErrTooLargeForLink)
-	at := ShareOf("/", Link{YAML: yaml[:scenario.MaxShareSize]})
-	assert.False(t, at.TooLarge, "64 KiB exactly still fits")
-	builtin := ShareOf("/", Link{Builtin: "big", YAML: yaml})
-	assert.False(t, builtin.TooLarge, "a built-in's link carries only its name")
 }
 
 func TestShareTexts(t *testing.T) {

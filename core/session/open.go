@@ -1,9 +1,8 @@
-package bridge
+package session
 
 import (
 	"errors"
 	"fmt"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -12,126 +11,6 @@ import (
 	"converge/core/scenario"
 	"converge/core/sim"
 )
-
-// Address is what the page's URL asks for (docs/embedding.md), before anything is
-// checked:
-//
-//	/#s=SHARE                  a shared scenario
-//	/?scenario=NAME            a built-in one
-//	&t=SECONDS                 open at that time
-//	&embed=1                   the compact embed view
-//	&compare=1                 the Compare view (a scenario with variants has it anyway)
-//
-// Parameters may sit in the query or in the fragment (`#s=SHARE&t=30`); the
-// fragment's win.
-type Address struct {
-	Share    string
-	HasShare bool
-	// ShareErr is set, with HasShare, when the s= value cannot be read (a
-	// bad % escape): the page says so instead of opening something else.
-	ShareErr error
-	Scenario string
-	T        string
-	Embed    bool
-	Compare  bool
-}
-
-// ParseAddress reads an address. It never fails: what it cannot read it
-// leaves empty, but for the share, whose problem is ShareErr. The query
-// and the fragment are read as they are written, so that a bad escape in
-// one parameter (or in the path) spoils only that one.
-func ParseAddress(href string) Address {
-	var a Address
-	rest, fragment, _ := strings.Cut(href, "#")
-	_, query, _ := strings.Cut(rest, "?")
-	for _, raw := range []string{query, fragment} {
-		q, shareErr := readParams(raw)
-		if v, ok := q["s"]; ok {
-			a.Share, a.HasShare, a.ShareErr = v[0], true, nil
-		} else if shareErr != nil {
-			a.Share, a.HasShare, a.ShareErr = "", true, shareErr
-		}
-		if v := q.Get("scenario"); v != "" {
-			a.Scenario = v
-		}
-		if v := q.Get("t"); v != "" {
-			a.T = v
-		}
-		if v, ok := q["embed"]; ok {
-			a.Embed = v[0] == "" || v[0] == "1" || v[0] == "true"
-		}
-		if v, ok := q["compare"]; ok {
-			a.Compare = v[0] == "" || v[0] == "1" || v[0] == "true"
-		}
-	}
-	return a
-}
-
-// readParams reads the parameters of a query or a fragment as
-// url.ParseQuery does (the first value of a key is the one read), and the
-// error of an s= value that cannot be decoded. Another value that cannot
-// be decoded is kept as written, so that its own check reports it.
-func readParams(raw string) (url.Values, error) {
-	q := url.Values{}
-	var shareErr error
-	for _, pair := range strings.Split(raw, "&") {
-		if pair == "" {
-			continue
-		}
-		k, v, _ := strings.Cut(pair, "=")
-		key, err := url.QueryUnescape(k)
-		if err != nil {
-			continue
-		}
-		value, err := url.QueryUnescape(v)
-		switch {
-		case err != nil && key == "s":
-			if shareErr == nil {
-				shareErr = escapeError(err)
-			}
-			continue
-		case err != nil:
-			value = v // as written: its check says what is wrong with it
-		}
-		q[key] = append(q[key], value)
-	}
-	return q, shareErr
-}
-
-// escapeError is the share error of an s= value that is not URL-encoded
-// properly.
-func escapeError(err error) error {
-	var esc url.EscapeError
-	if errors.As(err, &esc) {
-		return fmt.Errorf("%w: its s= value has an invalid %% escape %q", scenario.ErrShareCorrupt, string(esc))
-	}
-	return fmt.Errorf("%w: its s= value cannot be read: %v", scenario.ErrShareCorrupt, err)
-}
-
-// ErrNoShare is the error of a link that carries no share.
-var ErrNoShare = errors.New("the link has no s= (a share link is PAGE#s=SHARE)")
-
-// ShareOfLink returns the share payload a link carries, read as the page
-// reads its own address (ParseAddress): the s= value of the fragment, or of
-// the query. A link that is neither a URL nor a fragment (no "://", '/',
-// '?', '#' or '=') is the payload itself. It is the one reading of share
-// links: `converge unshare` uses it, and the page's errors say the same.
-func ShareOfLink(link string) (string, error) {
-	if !strings.ContainsAny(link, "/?#=") {
-		return link, nil
-	}
-	if !strings.Contains(link, "://") && !strings.HasPrefix(link, "/") && !strings.ContainsAny(link, "?#") {
-		link = "#" + link // a fragment without its '#'
-	}
-	a := ParseAddress(link)
-	switch {
-	case !a.HasShare:
-		return "", ErrNoShare
-	case a.ShareErr != nil:
-		return "", a.ShareErr
-	}
-	return a.Share, nil
-}
 
 // Open is what the page opens for an address: the decision of Decide.
 type Open struct {

@@ -1,4 +1,4 @@
-package bridge
+package session
 
 import (
 	"bytes"
@@ -54,35 +54,6 @@ func deflate(t *testing.T, yaml string) string {
 	require.NoError(t, err)
 	require.NoError(t, w.Close())
 	return base64.RawURLEncoding.EncodeToString(buf.Bytes())
-}
-
-func TestParseAddress(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name string
-		href string
-		want Address
-	}{
-		{name: "the bare page", href: "http://h/", want: Address{}},
-		{name: "a share in the fragment", href: "http://h/#s=abc", want: Address{Share: "abc", HasShare: true}},
-		{name: "an empty share is still a share", href: "http://h/#s=", want: Address{HasShare: true}},
-		{name: "a built-in with t and embed", href: "http://h/?scenario=alpha&t=30&embed=1",
-			want: Address{Scenario: "alpha", T: "30", Embed: true}},
-		{name: "embed without a value", href: "/?embed", want: Address{Embed: true}},
-		{name: "embed=0 is off", href: "/?embed=0", want: Address{}},
-		{name: "compare", href: "/?scenario=a&compare=1", want: Address{Scenario: "a", Compare: true}},
-		{name: "compare without a value, in the fragment", href: "/#s=x&compare", want: Address{Share: "x", HasShare: true, Compare: true}},
-		{name: "compare=0 is off", href: "/?compare=0", want: Address{}},
-		{name: "the fragment wins over the query", href: "/?t=5&scenario=a#s=x&t=9",
-			want: Address{Share: "x", HasShare: true, Scenario: "a", T: "9"}},
-		{name: "a bad escape in the path does not matter", href: "http://h/%zz?scenario=a", want: Address{Scenario: "a"}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			assert.Equal(t, tc.want, ParseAddress(tc.href))
-		})
-	}
 }
 
 func TestDecide(t *testing.T) {
@@ -183,40 +154,6 @@ func TestDecideWithNothingToOpen(t *testing.T) {
 			o := DecideAddress(ParseAddress(tc.href), tc.lib)
 			assert.Nil(t, o.Sim)
 			assert.Contains(t, o.Error, tc.wantErr)
-		})
-	}
-}
-
-// TestShareOfLink: the one reading of a share link, which the page
-// (DecideAddress) and `converge unshare` share: each error says why.
-func TestShareOfLink(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name, link, want, wantErr string
-	}{
-		{name: "a page address", link: "http://x/#s=abc", want: "abc"},
-		{name: "the fragment among others", link: "http://x/?scenario=a#t=3&s=q", want: "q"},
-		{name: "in the query, as the page reads it", link: "http://x/?s=abc", want: "abc"},
-		{name: "a fragment alone", link: "#s=abc", want: "abc"},
-		{name: "a fragment without its #", link: "s=abc", want: "abc"},
-		{name: "a payload alone", link: "abc", want: "abc"},
-		{name: "an escaped payload", link: "http://x/#s=ab%2Dc", want: "ab-c"},
-		{name: "a bad % escape", link: "http://x/#s=AAAA%zz", wantErr: `share link is corrupt: its s= value has an invalid % escape "%zz"`},
-		{name: "a bad % escape in a fragment alone", link: "s=AAAA%zz", wantErr: `share link is corrupt: its s= value has an invalid % escape "%zz"`},
-		{name: "no s= at all", link: "http://x/#t=3", wantErr: "the link has no s= (a share link is PAGE#s=SHARE)"},
-		{name: "a page without a fragment", link: "http://x/", wantErr: "the link has no s= (a share link is PAGE#s=SHARE)"},
-		{name: "a fragment that is not s=", link: "http://x/#abc", wantErr: "the link has no s= (a share link is PAGE#s=SHARE)"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			got, err := ShareOfLink(tc.link)
-			if tc.wantErr != "" {
-				assert.EqualError(t, err, tc.wantErr)
-				return
-			}
-			require.NoError(t, err)
-			assert.Equal(t, tc.want, got)
 		})
 	}
 }

@@ -1,15 +1,13 @@
-package bridge
+package session
 
 import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"converge/core/view"
 )
 
-// The links the page makes (view.Link: the Share button's and the page's
+// The links the page makes (Link: the Share button's and the page's
 // own address) open what they were made from, at their second, when the
 // page reads them.
 func TestLinksOpenAtTheirSecond(t *testing.T) {
@@ -17,14 +15,14 @@ func TestLinksOpenAtTheirSecond(t *testing.T) {
 	own := alphaYAML + "steps:\n- at: 31s\n  kubectl: scale deployment/web --replicas=3\n"
 	tests := []struct {
 		name     string
-		link     view.Link
+		link     Link
 		wantName string
 		wantT    int64
 	}{
-		{"a built-in at 30s", view.Link{Builtin: "beta", T: 30}, "beta", 30},
-		{"a scenario of one's own at 41s", view.Link{YAML: []byte(own), T: 41}, "", 41},
-		{"at the start", view.Link{YAML: []byte(own)}, "", 0},
-		{"past the end opens at the end", view.Link{Builtin: "beta", T: 500}, "beta", 30},
+		{"a built-in at 30s", Link{Builtin: "beta", T: 30}, "beta", 30},
+		{"a scenario of one's own at 41s", Link{YAML: []byte(own), T: 41}, "", 41},
+		{"at the start", Link{YAML: []byte(own)}, "", 0},
+		{"past the end opens at the end", Link{Builtin: "beta", T: 500}, "beta", 30},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

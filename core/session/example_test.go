@@ -1,14 +1,14 @@
-package bridge_test
+package session_test
 
 import (
 	"fmt"
 	"testing/fstest"
 
-	"converge/wasm/bridge"
+	"converge/core/session"
 )
 
 func ExampleDecideAddress() {
-	lib := bridge.NewLibrary(fstest.MapFS{
+	lib := session.NewLibrary(fstest.MapFS{
 		"basic-loop.yaml": {Data: []byte("name: basic-loop\ntitle: The basic loop\nduration: 60s\n")},
 	})
 	for _, href := range []string{
@@ -16,7 +16,7 @@ func ExampleDecideAddress() {
 		"https://example.com/#s=@not-a-share",
 		"https://example.com/?scenario=basic-loop&t=soon",
 	} {
-		o := bridge.DecideAddress(bridge.ParseAddress(href), lib)
+		o := session.DecideAddress(session.ParseAddress(href), lib)
 		fmt.Printf("%s at %ds, embed %v\n", o.Name, o.T, o.Embed)
 		if o.Error != "" {
 			fmt.Println(" ", o.Error)
