@@ -45,7 +45,7 @@ func TestCompareShowsEveryVariantAtTheSameSecond(t *testing.T) {
 		"deployment/web: {spec: {strategy: {type: Recreate}}}"}, patches)
 	assert.NotNil(t, c.Variants[0].Rollout.Surge, "each column has its gauges")
 	assert.Nil(t, c.Variants[3].Rollout.Surge, "Recreate has no budgets")
-	assert.Equal(t, "blocked", c.Variants[1].Why.Kind)
+	assert.Equal(t, "progressing", c.Variants[1].Why.Kind, "a budget pacing a healthy rollout is progress, not failure")
 }
 
 func TestCompareChartOverlaysEveryVariant(t *testing.T) {

@@ -103,7 +103,9 @@ objects:
 	require.Len(t, r.Columns, 1, "Recreate creates the new ReplicaSet once the old pods are gone")
 	require.Len(t, r.Columns[0].Tiles, 2)
 	for _, tile := range r.Columns[0].Tiles {
-		assert.Equal(t, StateTerminating, tile.State, tile.Name)
+		// Shut down cleanly within the second: kubectl says Completed.
+		assert.Equal(t, StateCompleted, tile.State, tile.Name)
+		assert.Equal(t, "Completed", tile.Status, tile.Name)
 	}
 }
 
