@@ -121,6 +121,31 @@ func truthProblems(t testing.TB, s *sim.Sim) []string {
 		out = append(out, fmt.Sprintf("%ds: ", s.T())+fmt.Sprintf(format, args...))
 	}
 	k := readTables(t, s)
+	// Text: no dangling colon, no stutter, no "1 things".
+	texts := map[string]string{}
+	for _, row := range Loop(s, "") {
+		texts["loop "+row.Key+" step"] = row.Step
+		texts["loop "+row.Key+" observed"] = row.Observed
+		texts["loop "+row.Key+" desired"] = row.Desired
+		for _, it := range row.Items {
+			texts["loop "+row.Key+" item"] = it.Text
+		}
+	}
+	for _, w := range Why(s) {
+		for f, v := range map[string]string{"headline": w.Headline, "budget": w.Budget, "pods": w.Pods, "acted": w.Acted, "undone": w.Undone, "detail": w.Detail} {
+			texts["why "+w.Key+" "+f] = v
+		}
+		if fw := Writers(s, w.Key); fw != nil {
+			for _, x := range append(append([]FieldWrite(nil), fw.Replicas...), fw.Template...) {
+				texts["writers "+x.Key] = x.Why
+			}
+		}
+	}
+	for where, v := range texts {
+		if problem := textDefect(v); problem != "" {
+			bad("%s: %s: %q", where, problem, v)
+		}
+	}
 	whys := Why(s)
 	screen := OnScreen(s, nil)
 	for _, w := range whys {
@@ -227,6 +252,29 @@ func truthProblems(t testing.TB, s *sim.Sim) []string {
 		}
 	}
 	return out
+}
+
+// textDefect names what is wrong with a sentence the page shows: a
+// dangling colon, a stutter, a plural after 1, "declares changed".
+func textDefect(v string) string {
+	t := strings.TrimSpace(v)
+	switch {
+	case t == "":
+		return ""
+	case strings.HasSuffix(t, ":") || strings.Contains(t, ": .") || strings.Contains(t, ":;") || strings.Contains(t, ": ;"):
+		return "dangling colon"
+	case strings.Contains(strings.ToLower(t), "waiting: waiting"):
+		return "stutter"
+	case strings.Contains(t, "declares changed"):
+		return "a verb without its object"
+	}
+	for _, f := range []string{" 1 disruptions", " 1 pods", " 1 restarts", " 1 replicas", "(1 pods", " 1 seconds"} {
+		// "1 of 1 pods" is English; "1 pods" is not.
+		if strings.Contains(" "+strings.ReplaceAll(t, "of 1 pods", "of one pods"), f) {
+			return "plural after 1"
+		}
+	}
+	return ""
 }
 
 // rsAvailable is AVAILABLE of `kubectl get rs -o wide`... kubectl's rs

@@ -170,7 +170,7 @@ func progressText(d *api.Deployment, waiting string) string {
 	n := api.Deref(d.Spec.Replicas, 1)
 	if strings.HasPrefix(waiting, "waiting for new pods to become available") && d.Status.UpdatedReplicas >= d.Status.Replicas {
 		// One ReplicaSet: nothing is replaced, pods are only starting.
-		return fmt.Sprintf("Progressing: %d of %d pods available; the Deployment controller waits for the others to become available.",
+		return fmt.Sprintf("Progressing: %d of %d pods available so far; the Deployment controller waits for the rest.",
 			d.Status.AvailableReplicas, n)
 	}
 	return "Progressing: " + strings.TrimPrefix(waiting, "waiting for ") + "."

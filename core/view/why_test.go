@@ -24,7 +24,7 @@ func TestWhyNamesTheBlockingBound(t *testing.T) {
 		budget   string
 	}{
 		{"creating the first pods: progressing, no stutter, not \"new\"", rolling, 1, "progressing", "",
-			"Progressing: 0 of 10 pods available; the Deployment controller waits for the others to become available.", "10 ContainerCreating", "", ""},
+			"Progressing: 0 of 10 pods available so far; the Deployment controller waits for the rest.", "10 ContainerCreating", "", ""},
 		{"the kubelets were faster than the controller", rolling, 3, "progressing", "", "0 of 10 pods available",
 			"it sees them in the next second", "", ""},
 		{"rollout complete", rolling, 5, "in-sync", "", "In sync: 10 of 10 pods of revision 1 available; nothing to do.", "", "", ""},
