@@ -165,7 +165,10 @@ func evictionWait(s *sim.Sim) (string, string, *BudgetLine) {
 			text += ": the Eviction API refuses them while poddisruptionbudget/" + b.Name +
 				" allows 0 disruptions; it retries every 5s until a pod becomes healthy elsewhere"
 		}
-		if b != nil && !b.Refusing {
+		switch {
+		case b != nil && !b.Refusing && b.left > 0:
+			text += ": the budget allows " + plural(int64(b.Allowed), "disruption") + " now, and drain retries a refused eviction every 5s"
+		case !strings.Contains(text, "refuses"):
 			text += ": they are shutting down"
 		}
 		return text + ".", node, b

@@ -81,6 +81,9 @@ const (
 	ShapeHollow   Shape = "hollow"   // Failed, Unknown: an empty outline
 	ShapeBar      Shape = "bar"      // Error: an outline with an upright bar
 	ShapeDone     Shape = "done"     // Completed: an outline with a flat bar
+	// ShapeGone draws a pod created and deleted within the second
+	// (Column.Gone): a faded dotted outline, struck through.
+	ShapeGone Shape = "gone"
 )
 
 // Tile is one pod as the page draws it. Key is the pod's uid: the element
@@ -92,7 +95,7 @@ type Tile struct {
 	// Status is the pod's STATUS column in `kubectl get pods`, word for
 	// word (kubectl.PodStatus): what the tile's name and hover say.
 	Status string
-	Shape Shape
+	Shape  Shape
 	// Label is the short text on or beside the tile: the pod's random
 	// suffix ("x2kq").
 	Label string

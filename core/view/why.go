@@ -283,6 +283,10 @@ func newPodsText(s *sim.Sim, d *api.Deployment) (text string, stuck bool) {
 	st.EachPod(func(p *api.Pod) bool {
 		if api.IsControlledBy(&p.ObjectMeta, newRS.UID) {
 			state := PodState(p, now, newRS.Spec.MinReadySeconds)
+			switch state {
+			case StateCompleted, StateTerminating, StateFailed, StateUnknown:
+				return true // leaving, not waited for
+			}
 			counts[state]++
 			if state != StateAvailable && notReadyNodes[p.Spec.NodeName] {
 				onLost++
@@ -300,13 +304,16 @@ func newPodsText(s *sim.Sim, d *api.Deployment) (text string, stuck bool) {
 		}
 		parts = append(parts, fmt.Sprintf("%d %s", counts[li.State], stateWords(li.State)))
 	}
-	if n := counts[StateInvalidImage]; n > 0 { // drawn as ImagePullBackOff, named as kubectl names it
-		parts = append(parts, fmt.Sprintf("%d %s", n, StateInvalidImage))
+	for _, st := range [...]State{StateErrImagePull, StateInvalidImage, StateUnknown} { // drawn as others, named as kubectl names them
+		if n := counts[st]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, st))
+		}
 	}
 	if len(parts) == 0 {
 		return "", false
 	}
-	stuck = stuck || counts[StateCrashLoop] > 0 || counts[StateImagePull] > 0 || counts[StateInvalidImage] > 0 || counts[StateEvicted] > 0
+	stuck = stuck || counts[StateCrashLoop] > 0 || counts[StateImagePull] > 0 || counts[StateErrImagePull] > 0 ||
+		counts[StateInvalidImage] > 0 || counts[StateEvicted] > 0
 	who := "Pods (" + newRS.Name + ")"
 	if others {
 		who = "New pods (" + newRS.Name + ")"
