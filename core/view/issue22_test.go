@@ -163,3 +163,25 @@ func TestTileNamesSayKubectlsWords(t *testing.T) {
 	assert.Equal(t, kubectl.PodStatus(p), tile.Status)
 	assert.Equal(t, "pod "+tile.Name+", Error, 1 restart, on "+tile.Node, tile.AccessibleName())
 }
+
+func TestPodPanelDescribesThePodAtThatSecond(t *testing.T) {
+	t.Parallel()
+	s := simrun.New(t, simrun.Builtin(t, "crashloop"))
+	s.SeekTo(20)
+	tile := RolloutOf(s, "").Columns[0].Tiles[0]
+	p := PodDetails(s, "default", tile.Name)
+	require.NotNil(t, p)
+	assert.Contains(t, p.Describe, "Name:")
+	assert.Contains(t, p.Describe, tile.Name)
+	assert.Contains(t, p.Describe, "Restart Count:  1")
+	assert.Contains(t, p.YAML, "kind: Pod")
+	assert.Contains(t, p.YAML, "reason: Error")
+	require.NotEmpty(t, p.Events)
+	assert.Equal(t, "pod/"+tile.Name, p.Events[0].Object)
+	for i := 1; i < len(p.Events); i++ {
+		assert.GreaterOrEqual(t, p.Events[i-1].T, p.Events[i].T, "newest first")
+	}
+	assert.Equal(t, []string{"pod/" + tile.Name, "replicaset/flaky-67fc4dcc76", "deployment/flaky"}, p.Owners)
+	assert.Contains(t, p.Title, ": Error")
+	assert.Nil(t, PodDetails(s, "default", "nope"))
+}
