@@ -164,6 +164,10 @@ func (c *comparePart) render(a *app) {
 			cellKeys = append(cellKeys, "c"+strconv.Itoa(j))
 		}
 		rv.cells.sync(cellKeys, func(j int, n *node) {
+			// A phone stacks the row: each value says its column.
+			if j < len(t.Headers) {
+				n.setAttr("data-label", t.Headers[j])
+			}
 			n.setText(cells[j].text)
 			n.setClass(cells[j].class)
 			if cells[j].class == "cv-best" {
