@@ -50,14 +50,14 @@ func newWhy(a *app) *whyPart {
 	rej.setAttr("aria-live", "polite")
 	w.writers = newWriters(a)
 	w.drain = d.el("div", "cv-why-line cv-kind-waiting cv-drain")
-	w.drainText, w.budget = d.el("p", "cv-headline"), d.el("p", "cv-budget-line cv-mono")
+	w.drainText, w.budget = d.el("p", "cv-screen-text"), d.el("p", "cv-budget-line cv-mono")
 	w.drain.add(d.el("div", "cv-why-head").add(d.el("span", "cv-badge cv-badge-waiting", "Drain waits")), w.drainText, w.budget)
 	w.drain.setAttr("aria-live", "polite")
 	w.drain.setHidden(true)
 	driftEl := d.el("div", "cv-why-drift")
 	driftEl.setAttr("aria-live", "polite")
 	w.drift = newKeyed(driftEl, func(string) *driftLine {
-		l := &driftLine{el: d.el("div", "cv-why-line cv-kind-drift"), badge: d.el("span", "cv-badge cv-badge-drift"), text: d.el("p", "cv-headline")}
+		l := &driftLine{el: d.el("div", "cv-why-line cv-kind-drift"), badge: d.el("span", "cv-badge cv-badge-drift"), text: d.el("p", "cv-screen-text")}
 		l.el.add(d.el("div", "cv-why-head").add(l.badge), l.text)
 		return l
 	}, func(l *driftLine) *node { return l.el })
