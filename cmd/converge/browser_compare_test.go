@@ -24,6 +24,10 @@ func openCompare(t *testing.T, srv *served, path string, width, height int64) *p
 	p.emulate(t, width, height, "light")
 	p.waitReady(t)
 	p.waitFor(t, compareReady)
+	if m := addressTime.FindStringSubmatch(path); m != nil {
+		// As openUI: the page reaches its &t= in slices.
+		p.waitFor(t, "converge.time() === "+m[1])
+	}
 	return p
 }
 
