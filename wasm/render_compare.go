@@ -66,26 +66,37 @@ func newCompare(a *app) *comparePart {
 	c.chart.el.setClass("cv-chart cv-compare-chart")
 	c.table = d.el("table", "cv-outcomes")
 	c.caption = d.el("caption", "cv-outcomes-caption")
+	// Explicit roles: on a phone the table reflows to stacked rows
+	// (style.css), and CSS display must not take its meaning away.
+	c.table.setAttr("role", "table")
 	headRow := d.el("tr", "")
+	headRow.setAttr("role", "row")
 	c.heads = newKeyed(headRow, func(string) *node {
 		th := d.el("th", "")
 		th.setAttr("scope", "col")
+		th.setAttr("role", "columnheader")
 		return th
 	}, func(n *node) *node { return n })
-	body := d.el("tbody", "")
+	body := tableBody(d)
 	c.rows = newKeyed(body, func(string) *outcomeRowView {
 		r := &outcomeRowView{el: d.el("tr", "")}
+		r.el.setAttr("role", "row")
 		r.cells = newKeyed(r.el, func(key string) *node {
 			if key == "variant" {
 				th := d.el("th", "")
 				th.setAttr("scope", "row")
+				th.setAttr("role", "rowheader")
 				return th
 			}
-			return d.el("td", "")
+			td := d.el("td", "")
+			td.setAttr("role", "cell")
+			return td
 		}, func(n *node) *node { return n })
 		return r
 	}, func(r *outcomeRowView) *node { return r.el })
-	c.table.add(c.caption, d.el("thead", "").add(headRow), body)
+	thead := d.el("thead", "").add(headRow)
+	thead.setAttr("role", "rowgroup")
+	c.table.add(c.caption, thead, body)
 	wrap := d.el("div", "cv-outcomes-wrap").add(c.table)
 	wrap.setAttr("tabindex", "0")
 	wrap.setAttr("role", "region")
@@ -164,6 +175,10 @@ func (c *comparePart) render(a *app) {
 			cellKeys = append(cellKeys, "c"+strconv.Itoa(j))
 		}
 		rv.cells.sync(cellKeys, func(j int, n *node) {
+			// A phone stacks the row: each value says its column.
+			if j < len(t.Headers) {
+				n.setAttr("data-label", t.Headers[j])
+			}
 			n.setText(cells[j].text)
 			n.setClass(cells[j].class)
 			if cells[j].class == "cv-best" {

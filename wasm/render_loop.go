@@ -12,6 +12,8 @@ import (
 type loopPart struct {
 	el   *node
 	rows *keyed[loopRow]
+	// variant says which variant the loop shows while Compare shows all.
+	variant *node
 }
 
 type loopRow struct {
@@ -28,7 +30,8 @@ func newLoop(a *app) *loopPart {
 	h := d.el("h2", "", "The loop, this second")
 	sub := d.el("p", "cv-muted cv-small", "Each controller compares what it observes with what is desired and takes one step to close the gap.")
 	list := d.el("ol", "cv-loop-rows")
-	l.el.add(h, sub, list)
+	l.variant = d.el("p", "cv-loop-variant cv-small")
+	l.el.add(h, l.variant, sub, list)
 	l.rows = newKeyed(list, func(string) *loopRow {
 		r := &loopRow{el: d.el("li", "cv-loop-row"), title: d.el("span", "cv-ctl"), role: d.el("span", "cv-ctl-role cv-muted"),
 			state: d.el("span", "cv-state"), object: d.el("span", "cv-object cv-mono"), seen: d.el("p", "cv-seen"),
@@ -42,6 +45,9 @@ func newLoop(a *app) *loopPart {
 }
 
 func (l *loopPart) render(a *app) {
+	note := view.SideNote(a.inst.Compare)
+	l.variant.setHidden(note == "")
+	l.variant.setText(note)
 	rows := view.Loop(a.inst.Sim, focusName(a.inst.Sim, a.focus))
 	keys := make([]string, len(rows))
 	for i, r := range rows {

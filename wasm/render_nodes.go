@@ -14,13 +14,14 @@ import (
 type nodesPanel struct {
 	el, empty *node
 	cards     *keyed[nodeCard]
+	panel     *podPanel
 }
 
 type nodeCard struct {
 	el, name, ready, taints, tiles *node
 	cpu, mem, pods                 *usageView
 	taintItems                     *keyed[node]
-	tileItems                      *keyed[node]
+	tileItems                      *keyed[tileView]
 	dense                          bool
 	drawn                          []view.Tile
 }
@@ -35,21 +36,30 @@ func newNodes(a *app) *nodesPanel {
 	p.cards = newKeyed(grid, func(key string) *nodeCard {
 		c := &nodeCard{el: d.el("article", "cv-node"), name: d.el("h3", "cv-mono"), ready: d.el("span", "cv-badge"),
 			taints: d.el("ul", "cv-taints"), tiles: d.el("div", "cv-tiles")}
-		c.tiles.setAttr("role", "img")
+		c.tiles.setAttr("role", "group")
 		c.cpu, c.mem, c.pods = newUsage(d, "CPU requested"), newUsage(d, "Memory requested"), newUsage(d, "Pods")
 		self := func(n *node) *node { return n }
 		c.taintItems = newKeyed(c.taints, func(string) *node { return d.el("li", "cv-chip cv-mono") }, self)
-		c.tileItems = newKeyed(c.tiles, func(string) *node { return d.el("span", "") }, self)
+		c.tileItems = newKeyed(c.tiles, func(string) *tileView {
+			b := d.el("button", "")
+			b.setAttr("type", "button")
+			return &tileView{n: b}
+		}, func(t *tileView) *node { return t.n })
 		c.tiles.setAttr("data-key", key)
 		c.el.add(d.el("div", "cv-node-head").add(c.name, c.ready), c.taints, c.cpu.el, c.mem.el, c.pods.el, c.tiles)
 		return c
 	}, func(c *nodeCard) *node { return c.el })
-	hoverTitles(a, func() *sim.Sim { return a.inst.Sim }, grid, func(key string) []view.Tile {
+	drawn := func(key string) []view.Tile {
 		if c := p.cards.get(key); c != nil {
 			return c.drawn
 		}
 		return nil
-	})
+	}
+	simOf := func() *sim.Sim { return a.inst.Sim }
+	hoverTitles(a, simOf, grid, drawn)
+	p.panel = newPodPanel(a, simOf)
+	openTiles(a, p.panel, grid, drawn)
+	p.el.add(p.panel.el)
 	return p
 }
 
@@ -71,6 +81,7 @@ func (p *nodesPanel) root() *node { return p.el }
 
 func (p *nodesPanel) render(a *app) {
 	cards := view.Nodes(a.inst.Sim)
+	p.panel.render()
 	p.empty.setHidden(len(cards) > 0)
 	keys := make([]string, len(cards))
 	for i, c := range cards {

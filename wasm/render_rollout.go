@@ -23,12 +23,18 @@ type rolloutPart struct {
 	surge, unavailable                          *gaugeView
 	cols                                        *keyed[columnView]
 	legend                                      *node
+	// panel opens on a tile (click, Enter or Space): the pod's describe,
+	// YAML, events and owners.
+	panel *podPanel
 }
 
 type columnView struct {
 	el, role, name, image, counts, tiles *node
-	pods                                 *keyed[node]
-	dense                                bool
+	pods                                 *keyed[tileView]
+	// gone draws the pods created and deleted within the second.
+	gone, goneNote *node
+	gonePods       *keyed[node]
+	dense          bool
 	// drawn are the tiles as last drawn, for the hover text.
 	drawn []view.Tile
 }
@@ -77,12 +83,15 @@ func newRolloutOf(a *app, simOf func() *sim.Sim, compact bool) *rolloutPart {
 		c.tiles.setAttr("data-key", key)
 		return c
 	}, func(c *columnView) *node { return c.el })
-	hoverTitles(a, simOf, colsEl, func(key string) []view.Tile {
+	drawn := func(key string) []view.Tile {
 		if c := r.cols.get(key); c != nil {
 			return c.drawn
 		}
 		return nil
-	})
+	}
+	hoverTitles(a, simOf, colsEl, drawn)
+	r.panel = newPodPanel(a, simOf)
+	openTiles(a, r.panel, colsEl, drawn)
 	r.legend = d.el("ul", "cv-legend")
 	r.legend.setAttr("aria-label", "What the tiles show")
 	for _, li := range view.Legend() {
@@ -91,7 +100,7 @@ func newRolloutOf(a *app, simOf func() *sim.Sim, compact bool) *rolloutPart {
 		item := d.el("li", "").add(sw, d.el("strong", "", string(li.State)), d.el("span", "cv-muted", li.Meaning))
 		r.legend.add(item)
 	}
-	r.el.add(head, r.empty, r.gauges, colsEl, r.hidden, r.legend)
+	r.el.add(head, r.empty, r.gauges, colsEl, r.hidden, r.legend, r.panel.el)
 	if compact {
 		r.el.setClass("cv-rollout cv-rollout-compact")
 		r.title.setHidden(true)
@@ -103,10 +112,20 @@ func newRolloutOf(a *app, simOf func() *sim.Sim, compact bool) *rolloutPart {
 func newColumn(d doc) *columnView {
 	c := &columnView{el: d.el("div", "cv-col"), role: d.el("span", "cv-role"), name: d.el("span", "cv-rs-name cv-mono"),
 		image: d.el("span", "cv-image cv-mono"), counts: d.el("p", "cv-counts"), tiles: d.el("div", "cv-tiles")}
-	c.tiles.setAttr("role", "img")
-	c.pods = newKeyed(c.tiles, func(string) *node { return d.el("span", "") }, func(n *node) *node { return n })
+	c.tiles.setAttr("role", "group")
+	c.pods = newKeyed(c.tiles, func(string) *tileView {
+		b := d.el("button", "")
+		b.setAttr("type", "button")
+		return &tileView{n: b}
+	}, func(t *tileView) *node { return t.n })
+	c.gone = d.el("div", "cv-tiles cv-gone")
+	c.goneNote = d.el("p", "cv-gone-note cv-muted")
+	c.gonePods = newKeyed(c.gone, func(string) *node {
+		n := d.el("span", "cv-tile s-gone")
+		return n
+	}, func(n *node) *node { return n })
 	head := d.el("div", "cv-col-head").add(c.role, c.name)
-	c.el.add(head, c.image, c.counts, c.tiles)
+	c.el.add(head, c.image, c.counts, c.tiles, c.goneNote, c.gone)
 	return c
 }
 
@@ -164,6 +183,7 @@ func (r *rolloutPart) draw(ro *view.Rollout) {
 		keys[i] = c.Key
 	}
 	r.cols.sync(keys, func(i int, c *columnView) { c.render(&cols[i]) })
+	r.panel.render()
 	r.hidden.setHidden(ro.Hidden == 0)
 	if ro.Hidden > 0 {
 		r.hidden.setText(pluralize(ro.Hidden, "older ReplicaSet") + " at 0 replicas, not drawn (see Revisions).")
@@ -196,17 +216,72 @@ func (c *columnView) render(col *view.Column) {
 	c.tiles.setAttr("aria-label", tileSummary(col.Tiles))
 	c.drawn = col.Tiles
 	syncTiles(c.pods, col.Tiles)
+	// Pods created and deleted within this second: kubectl never lists
+	// them, the picture shows them faded, apart, for the second.
+	c.gone.setHidden(len(col.Gone) == 0)
+	c.goneNote.setHidden(len(col.Gone) == 0)
+	if len(col.Gone) > 0 {
+		c.goneNote.setText(pluralize(len(col.Gone), "pod") + " created and deleted within this second:")
+	}
+	keys := make([]string, len(col.Gone))
+	for i, t := range col.Gone {
+		keys[i] = t.Key
+	}
+	c.gonePods.sync(keys, func(i int, n *node) {
+		n.setAttr("title", col.Gone[i].Name+": "+col.Gone[i].Status)
+		n.setAttr("aria-label", "pod "+col.Gone[i].Name+", "+col.Gone[i].Status)
+		n.setAttr("role", "img")
+	})
 }
 
-// syncTiles draws tiles: one element per pod, its class saying its shape.
-// A tile whose pod did not change costs nothing.
-func syncTiles(k *keyed[node], tiles []view.Tile) {
+// tileView is one tile's button and what its accessible name was last
+// built from, so that a render that changes nothing builds no string.
+type tileView struct {
+	n        *node
+	status   string
+	restarts int32
+	node     string
+	named    bool
+}
+
+// syncTiles draws tiles: one button per pod, its class saying its shape,
+// its accessible name kubectl's words (view.Tile.AccessibleName). A tile
+// whose pod did not change costs nothing.
+func syncTiles(k *keyed[tileView], tiles []view.Tile) {
 	keys := make([]string, len(tiles))
 	for i := range tiles {
 		keys[i] = tiles[i].Key
 	}
-	k.sync(keys, func(i int, n *node) {
-		n.setClass(tileClass(tiles[i].Shape))
+	k.sync(keys, func(i int, tv *tileView) {
+		t := &tiles[i]
+		tv.n.setClass(tileClass(t.Shape))
+		if !tv.named || tv.status != t.Status || tv.restarts != t.Restarts || tv.node != t.Node {
+			tv.named, tv.status, tv.restarts, tv.node = true, t.Status, t.Restarts, t.Node
+			tv.n.setAttr("aria-label", t.AccessibleName())
+			tv.n.setAttr("data-status", t.Status)
+		}
+	})
+}
+
+// openTiles opens the panel on the tile clicked (a button: Enter and
+// Space click it too).
+func openTiles(a *app, panel *podPanel, container *node, drawn func(key string) []view.Tile) {
+	a.ls.on(container, "click", func(ev dom.Event) {
+		t := ev.Underlying().Get("target")
+		if !t.Get("classList").Call("contains", "cv-tile").Bool() {
+			return
+		}
+		parent := t.Get("parentNode")
+		key := parent.Call("getAttribute", "data-key")
+		if key.IsNull() {
+			return
+		}
+		i := js.Global().Get("Array").Get("prototype").Get("indexOf").Call("call", parent.Get("children"), t).Int()
+		tiles := drawn(key.String())
+		if i < 0 || i >= len(tiles) {
+			return
+		}
+		panel.open(tiles[i].Name, wrap(t))
 	})
 }
 
@@ -269,7 +344,7 @@ func tileSummary(ts []view.Tile) string {
 			parts = append(parts, strconv.Itoa(n)+" "+string(li.State))
 		}
 	}
-	for _, st := range [...]view.State{view.StateInvalidImage, view.StateFailed} {
+	for _, st := range [...]view.State{view.StateErrImagePull, view.StateInvalidImage, view.StateUnknown, view.StateFailed} {
 		if n := counts[st]; n > 0 {
 			parts = append(parts, strconv.Itoa(n)+" "+string(st))
 		}
@@ -282,15 +357,22 @@ func (g *gaugeView) render(v *view.Gauge) {
 	if v.Full {
 		cls += " cv-full"
 	}
-	if v.Blocking {
+	switch {
+	case v.Blocking && v.Stuck:
 		cls += " cv-blocking"
+	case v.Blocking:
+		cls += " cv-pacing"
 	}
 	if v.Idle {
 		cls += " cv-idle cv-starting"
 	}
 	g.el.setClass(cls)
 	g.label.setText(v.Text)
-	g.flag.setText("blocking the next step")
+	if v.Stuck {
+		g.flag.setText("holding a stuck rollout")
+	} else {
+		g.flag.setText("pacing the next step")
+	}
 	g.flag.setHidden(!v.Blocking)
 	g.math.setText(v.Math)
 	g.meaning.setText("used: " + v.Meaning)

@@ -17,8 +17,14 @@ type whyPart struct {
 	// rejected lists the refusals of this second (view.Rejections): the
 	// API server's or kubectl's text, where the eye is.
 	rejected *keyed[rejectedLine]
-	writers  *writersPart
+	// drain says what a waiting drain waits on, with its budget's numbers
+	// (view.Screen); drift what happened within a second (view.Drift).
+	drain, drainText, budget *node
+	drift                    *keyed[driftLine]
+	writers                  *writersPart
 }
+
+type driftLine struct{ el, badge, text *node }
 
 type whyLine struct {
 	el, badge, name, headline, budget, pods, acted, undone, detail, times *node
@@ -27,8 +33,8 @@ type whyLine struct {
 type rejectedLine struct{ el, badge, what, msg *node }
 
 var kindLabels = map[string]string{
-	"acting": "Acting", "waiting": "Waiting", "blocked": "Blocked", "paused": "Paused", "stuck": "Stuck",
-	"in-sync": "In sync", "error": "Failing",
+	"acting": "Acting", "progressing": "Progressing", "waiting": "Waiting", "paused": "Paused", "stuck": "Stuck",
+	"refused": "Refused", "in-sync": "In sync", "error": "Failing",
 }
 
 func newWhy(a *app) *whyPart {
@@ -43,7 +49,19 @@ func newWhy(a *app) *whyPart {
 	rej := d.el("div", "cv-why-rejected")
 	rej.setAttr("aria-live", "polite")
 	w.writers = newWriters(a)
-	w.el.add(w.title, rej, w.empty, list, w.writers.el)
+	w.drain = d.el("div", "cv-why-line cv-kind-waiting cv-drain")
+	w.drainText, w.budget = d.el("p", "cv-screen-text"), d.el("p", "cv-budget-line cv-mono")
+	w.drain.add(d.el("div", "cv-why-head").add(d.el("span", "cv-badge cv-badge-waiting", "Drain waits")), w.drainText, w.budget)
+	w.drain.setAttr("aria-live", "polite")
+	w.drain.setHidden(true)
+	driftEl := d.el("div", "cv-why-drift")
+	driftEl.setAttr("aria-live", "polite")
+	w.drift = newKeyed(driftEl, func(string) *driftLine {
+		l := &driftLine{el: d.el("div", "cv-why-line cv-kind-drift"), badge: d.el("span", "cv-badge cv-badge-drift"), text: d.el("p", "cv-screen-text")}
+		l.el.add(d.el("div", "cv-why-head").add(l.badge), l.text)
+		return l
+	}, func(l *driftLine) *node { return l.el })
+	w.el.add(w.title, rej, w.drain, driftEl, w.empty, list, w.writers.el)
 	w.rejected = newKeyed(rej, func(string) *rejectedLine {
 		l := &rejectedLine{el: d.el("div", "cv-why-line cv-kind-rejected"), badge: d.el("span", "cv-badge cv-badge-rejected", "Rejected"),
 			what: d.el("span", "cv-rejected-what cv-mono"), msg: d.el("pre", "cv-rejected-msg")}
@@ -69,22 +87,38 @@ func newWhy(a *app) *whyPart {
 }
 
 func (w *whyPart) render(a *app) {
-	lines := view.Why(a.inst.Sim)
-	rej := view.Rejections(a.inst.Sim, a.console.Refusals())
+	screen := view.OnScreen(a.inst.Sim, a.console.Refusals())
+	lines := view.WhyWith(a.inst.Sim, screen)
+	rej := screen.Refusals
+	w.drain.setHidden(screen.Waiting == "")
+	w.drainText.setText(screen.Waiting)
+	w.budget.setHidden(screen.Budget == nil)
+	if screen.Budget != nil {
+		w.budget.setText(screen.Budget.Text)
+		w.budget.setClass(map[bool]string{true: "cv-budget-line cv-mono cv-refusing", false: "cv-budget-line cv-mono"}[screen.Budget.Refusing])
+	}
+	dkeys := make([]string, len(screen.Drift))
+	for i, l := range screen.Drift {
+		dkeys[i] = l.Key
+	}
+	w.drift.sync(dkeys, func(i int, l *driftLine) {
+		l.badge.setText("Within one second · " + screen.Drift[i].Age)
+		l.text.setText(screen.Drift[i].Text)
+	})
 	rkeys := make([]string, len(rej))
 	for i, r := range rej {
 		rkeys[i] = r.Key
 	}
 	w.rejected.sync(rkeys, func(i int, l *rejectedLine) {
 		r := rej[i]
-		what := "at " + r.At + ": " + r.Action
+		what := "at " + r.At + " (" + r.Age + "): " + r.Action
 		if r.Expected {
 			what += " (the scenario expects this refusal)"
 		}
 		l.what.setText(what)
 		l.msg.setText(r.Message)
 	})
-	w.empty.setHidden(len(lines) > 0 || len(rej) > 0)
+	w.empty.setHidden(len(lines) > 0 || len(rej) > 0 || screen.Waiting != "")
 	if len(lines) == 0 && len(rej) == 0 {
 		w.empty.setText(view.NoDeployment(a.inst.Sim, a.opts.Embed))
 	}

@@ -11,13 +11,15 @@ import (
 // (and which field manager), when and why, the writes that set a field
 // back marked. It shows once a field has been written more than once.
 type writersPart struct {
-	el, title, owners *node
-	replicas, tmpl    *writersList
+	el, title      *node
+	replicas, tmpl *writersList
 }
 
+// writersList is one field's writes, then the managers that own the
+// field now (under its own list, not the other's).
 type writersList struct {
-	el, head *node
-	items    *keyed[writerItem]
+	el, head, owners *node
+	items            *keyed[writerItem]
 }
 
 type writerItem struct {
@@ -28,17 +30,17 @@ func newWriters(a *app) *writersPart {
 	d := a.d
 	w := &writersPart{el: d.el("div", "cv-writers")}
 	w.title = d.el("h3", "cv-writers-title")
-	w.owners = d.el("p", "cv-muted cv-small")
 	w.replicas, w.tmpl = newWritersList(a, "spec.replicas"), newWritersList(a, "pod template")
-	w.el.add(w.title, w.replicas.el, w.tmpl.el, w.owners)
+	w.el.add(w.title, w.replicas.el, w.tmpl.el)
 	return w
 }
 
 func newWritersList(a *app, field string) *writersList {
 	d := a.d
-	l := &writersList{el: d.el("div", "cv-writers-field"), head: d.el("p", "cv-writers-head", "Who wrote "+field)}
+	l := &writersList{el: d.el("div", "cv-writers-field"), head: d.el("p", "cv-writers-head", "Who wrote "+field),
+		owners: d.el("p", "cv-muted cv-small")}
 	list := d.el("ol", "cv-writers-list")
-	l.el.add(l.head, list)
+	l.el.add(l.head, list, l.owners)
 	l.items = newKeyed(list, func(string) *writerItem {
 		it := &writerItem{el: d.el("li", "cv-writer"), at: d.el("span", "cv-writer-at cv-mono"), change: d.el("span", "cv-writer-change cv-mono"),
 			who: d.el("span", "cv-writer-who"), why: d.el("span", "cv-writer-why")}
@@ -56,16 +58,16 @@ func (w *writersPart) render(a *app) {
 	}
 	w.el.setHidden(false)
 	w.title.setText("Writers of deployment/" + fw.Deployment)
-	w.replicas.render(fw.Replicas)
-	w.tmpl.render(fw.Template)
-	w.owners.setText("")
-	if len(fw.Owners) > 0 {
-		w.owners.setText("spec.replicas is managed now by " + joinAnd(fw.Owners) + " (metadata.managedFields).")
-	}
+	w.replicas.render(fw.Replicas, "spec.replicas", fw.Owners)
+	w.tmpl.render(fw.Template, "spec.template", fw.TemplateOwners)
 }
 
-func (l *writersList) render(ws []view.FieldWrite) {
+func (l *writersList) render(ws []view.FieldWrite, field string, owners []string) {
 	l.el.setHidden(len(ws) < 2)
+	l.owners.setHidden(len(owners) == 0)
+	if len(owners) > 0 {
+		l.owners.setText(field + " is managed now by " + joinAnd(owners) + " (metadata.managedFields).")
+	}
 	keys := make([]string, len(ws))
 	for i, fw := range ws {
 		keys[i] = fw.Key

@@ -254,7 +254,7 @@ func TestUIOnlyLinksLookLikeLinksAndStartingIsNotAFault(t *testing.T) {
 		const underlined = await forEachTab(async (tab) => [...document.querySelectorAll(".cv-app *")]
 			.filter((e) => visible(e) && getComputedStyle(e).textDecorationLine.includes("underline") && !e.closest("a[href], button, summary, [role=button], [role=link]"))
 			.map((e) => tab + ": " + describe(e)));
-		const g = [...document.querySelectorAll(".cv-gauge")].find((e) => /^(unavailable|starting)\b/.test(e.querySelector(".cv-gauge-label").textContent));
+		const g = [...document.querySelectorAll(".cv-gauge")].find((e) => /^(unavailable|not available)\b/.test(e.querySelector(".cv-gauge-label").textContent));
 		const bad = getComputedStyle(document.querySelector(".cv-app")).getPropertyValue("--bad").trim();
 		const probe = document.createElement("span");
 		probe.style.setProperty("color", bad);

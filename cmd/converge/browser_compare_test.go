@@ -24,6 +24,10 @@ func openCompare(t *testing.T, srv *served, path string, width, height int64) *p
 	p.emulate(t, width, height, "light")
 	p.waitReady(t)
 	p.waitFor(t, compareReady)
+	if m := addressTime.FindStringSubmatch(path); m != nil {
+		// As openUI: the page reaches its &t= in slices.
+		p.waitFor(t, "converge.time() === "+m[1])
+	}
 	return p
 }
 
@@ -119,15 +123,19 @@ func TestUICompareView(t *testing.T) {
 }
 
 // TestUICompareAt375 checks the Compare view on a phone: nothing of it is
-// wider than the screen but the outcomes table, which scrolls in its own
-// box.
+// wider than the screen, the outcomes table included (it reflows to one
+// card per variant, each value labelled with its column), and the side
+// column says which variant it shows.
 func TestUICompareAt375(t *testing.T) {
 	srv := startServe(t)
 	p := openCompare(t, srv, "/?scenario=compare-strategies&t=26", 375, 800)
 	wide := evalJS[[]string](t, p, `[...document.querySelectorAll(".cv-compare *")]
-		.filter((e) => !e.closest(".cv-outcomes-wrap") && e.getBoundingClientRect().right > window.innerWidth + 1 && e.getClientRects().length > 0)
+		.filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1 && e.getClientRects().length > 0)
 		.map((e) => e.className || e.tagName).slice(0, 10)`)
 	assert.Empty(t, wide, "elements of the Compare view wider than a 375 px screen")
+	box := evalJS[[2]float64](t, p, `[document.querySelector(".cv-outcomes").scrollWidth, document.querySelector(".cv-outcomes-wrap").clientWidth]`)
+	assert.LessOrEqual(t, box[0], box[1], "the outcomes table fits its box")
+	assert.Contains(t, evalJS[string](t, p, `document.querySelector(".cv-loop-variant").textContent`), "This column shows variant 1")
 	p.shot(t, "compare-375", true)
 	for _, part := range []string{".cv-compare", ".cv-compare-col:nth-child(2) .cv-gauges", ".cv-compare-chart", ".cv-outcomes-wrap"} {
 		evalJS[bool](t, p, `(document.querySelector("`+part+`").scrollIntoView(), true)`)

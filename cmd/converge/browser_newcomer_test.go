@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"converge/core/view"
 )
 
 // newcomerJS are the page helpers the tests below share: click a tab, the
@@ -105,7 +107,10 @@ func TestUINewcomerSeesTheAPIServersRejection(t *testing.T) {
 
 			evalJS[bool](t, p, `(document.querySelector("[data-tab=charts]").click(), true)`)
 			whyShot(t, p, "why-rejected-"+tc.scenario)
+			// The refusal stays on screen, aged, for view.RefusalShowSeconds.
 			evalJS[bool](t, p, `(converge.seek(`+fmt.Sprint(tc.t+1)+`), true)`)
+			p.waitFor(t, `converge.time() === `+fmt.Sprint(tc.t+1)+` && document.querySelector(".cv-why .cv-kind-rejected").textContent.includes("(1s ago)")`)
+			evalJS[bool](t, p, `(converge.seek(`+fmt.Sprint(tc.t+view.RefusalShowSeconds)+`), true)`)
 			p.waitFor(t, `document.querySelectorAll(".cv-why .cv-kind-rejected").length === 0`)
 			p.assertNoConsoleErrors(t)
 		})
@@ -173,9 +178,9 @@ func TestUINewcomerSeesTheBlockingCause(t *testing.T) {
 	tests := []struct {
 		name, path, headline, budget string
 	}{
-		{"no capacity", "/?scenario=stuck-no-capacity&t=30", "Blocked: 1 pod cannot be scheduled: 0/3 nodes are available: 3 Insufficient cpu.", "Blocked by maxSurge"},
-		{"bad image", "/?scenario=stuck-bad-image&t=40", `Stuck: 1 pod cannot pull image "myrepo/web:2.0-typo" (ImagePullBackOff);`, "Blocked by maxSurge"},
-		{"crash loop", "/?scenario=crashloop&t=90", "CrashLoopBackOff, 3 restarts so far", "Waiting"},
+		{"no capacity", "/?scenario=stuck-no-capacity&t=30", "Stuck: 1 pod cannot be scheduled: 0/3 nodes are available: 3 Insufficient cpu.", "Held by maxSurge"},
+		{"bad image", "/?scenario=stuck-bad-image&t=40", `Stuck: 1 pod cannot pull image "myrepo/web:2.0-typo" (ImagePullBackOff);`, "Held by maxSurge"},
+		{"crash loop", "/?scenario=crashloop&t=90", "CrashLoopBackOff, 3 restarts so far", "The Deployment controller waits"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -280,7 +285,7 @@ func TestUIWhyNameActsAndABringUpIsNeutral(t *testing.T) {
 			over: document.querySelectorAll(".cv-cell.cv-over").length, start: document.querySelectorAll(".cv-cell.cv-start").length};
 	})()`)
 	assert.True(t, got.Flash, "the click highlights the rollout")
-	assert.Equal(t, "starting: 10 of 10 not available yet", got.Label)
+	assert.Equal(t, "not available: 10 of 10, no rollout replacing pods", got.Label)
 	assert.Zero(t, got.Over, "no red hatching")
 	assert.Equal(t, 10, got.Start)
 	p.shot(t, "bring-up", false)

@@ -178,7 +178,7 @@ func TestUIPageLoadsAndDrawsTheRolloutFirst(t *testing.T) {
 	assert.Positive(t, got.Tiles)
 	assert.Equal(t, []string{"Charts", "Nodes", "Events", "Steps", "Console", "Editor", "Revisions", "Selectors", "My scenarios"}, got.Tabs)
 	assert.Contains(t, got.Status, version.Version)
-	assert.Regexp(t, `^web-[a-z0-9]+-[a-z0-9]+: (Pending|ContainerCreating|Running, not ready|Available)`, got.Hover, "a tile's hover text")
+	assert.Regexp(t, `^web-[a-z0-9]+-[a-z0-9]+: (Pending|ContainerCreating|Running, not ready|Running, ready, not yet available|Running, available)`, got.Hover, "a tile's hover text")
 	p.assertNoConsoleErrors(t)
 }
 

@@ -88,7 +88,7 @@ const (
 // PartKeys lists the parts in the order they are shown.
 var PartKeys = []string{PartCreating, PartReadiness, PartSurge, PartUnavailable, PartPaused, PartFailing, PartOldPods, PartStatus}
 
-// PartLabel is how a part is named in words: "creating pods", "blocked by
+// PartLabel is how a part is named in words: "creating pods", "paced by
 // maxSurge".
 func PartLabel(key string) string {
 	switch key {
@@ -97,9 +97,9 @@ func PartLabel(key string) string {
 	case PartReadiness:
 		return "waiting for readiness"
 	case PartSurge:
-		return "blocked by maxSurge"
+		return "paced by maxSurge"
 	case PartUnavailable:
-		return "blocked by maxUnavailable"
+		return "paced by maxUnavailable"
 	case PartPaused:
 		return "paused"
 	case PartFailing:

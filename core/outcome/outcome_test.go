@@ -342,6 +342,6 @@ func TestPartLabels(t *testing.T) {
 		assert.False(t, seen[l], "every part has its own words")
 		seen[l] = true
 	}
-	assert.Equal(t, "blocked by maxUnavailable", outcome.PartLabel(outcome.PartUnavailable))
+	assert.Equal(t, "paced by maxUnavailable", outcome.PartLabel(outcome.PartUnavailable))
 	assert.Equal(t, "nope", outcome.PartLabel("nope"))
 }

@@ -19,7 +19,7 @@ const NeverReadyAfter = 30
 // image that cannot be pulled or is not a valid name, containers in
 // CrashLoopBackOff, a readiness probe that has not passed in
 // NeverReadyAfter seconds of running, pods on a node that is not Ready.
-// kind is "blocked" or "stuck"; "" when nothing blocks beyond the budget
+// kind is "stuck"; "" when nothing blocks beyond the budget
 // (the pods are merely starting).
 func blockingCause(s *sim.Sim, d *api.Deployment) (kind, text string) {
 	st := s.Store()
@@ -71,7 +71,7 @@ func blockingCause(s *sim.Sim, d *api.Deployment) (kind, text string) {
 	})
 	switch {
 	case c.unschedulable.n > 0:
-		return "blocked", fmt.Sprintf("Blocked: %s cannot be scheduled: %s", podCount(c.unschedulable.n), strings.TrimSpace(c.unschedulable.first))
+		return "stuck", fmt.Sprintf("Stuck: %s cannot be scheduled: %s", podCount(c.unschedulable.n), strings.TrimSpace(c.unschedulable.first))
 	case c.invalid.n > 0:
 		return "stuck", fmt.Sprintf("Stuck: %s cannot start: image %q is not a valid image name (InvalidImageName).",
 			podCount(c.invalid.n), c.invalid.first)

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -210,10 +211,11 @@ func OutcomesOf(r *compare.Run) OutcomeTable {
 	return ot
 }
 
-// bestOf marks, per column of compare.Cells, the rows with the best value:
-// the shortest complete rollout, the highest availability, the fewest
-// replicas, pods and pods created, no deadline exceeded. A column whose
-// rows are all equal, or that has a single row, marks none.
+// bestOf marks, per column of compare.Cells, the rows with the best value
+// among the finished rollouts: the shortest complete rollout, the highest
+// availability, the fewest replicas, pods and pods created, no deadline
+// exceeded. A column whose finished rows are all equal, or that has a
+// single row, marks none; an unfinished rollout is never marked.
 func bestOf(ds []outcome.Deployment) [6][]bool {
 	var out [6][]bool
 	if len(ds) < 2 {
@@ -248,18 +250,36 @@ func bestOf(ds []outcome.Deployment) [6][]bool {
 			return 0
 		},
 	}
+	// Only finished rollouts compete: a variant still rolling out (or
+	// stuck) has created fewer pods and used less surge only because it
+	// has not done the work yet. The rollout column compares every row
+	// (an unfinished one scores never).
 	for j, score := range scores {
 		out[j] = make([]bool, len(ds))
 		lo, hi := int64(never), int64(-never)
 		for _, d := range ds {
+			if j > 0 && d.RolloutSeconds == nil {
+				continue
+			}
 			lo, hi = min(lo, score(d)), max(hi, score(d))
 		}
 		if lo == hi || lo == never {
 			continue
 		}
 		for i, d := range ds {
-			out[j][i] = score(d) == lo
+			out[j][i] = score(d) == lo && d.RolloutSeconds != nil
 		}
 	}
 	return out
+}
+
+// SideNote says which variant the side column (the loop, the scenario's
+// text and checks) shows while Compare shows every variant: the lead, the
+// scenario as written; "" when r is nil.
+func SideNote(r *compare.Run) string {
+	if r == nil || len(r.Variants) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("This column shows variant 1, %q (the scenario as written); Compare shows all %d side by side.",
+		r.Variants[0].Name, len(r.Variants))
 }

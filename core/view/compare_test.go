@@ -45,7 +45,7 @@ func TestCompareShowsEveryVariantAtTheSameSecond(t *testing.T) {
 		"deployment/web: {spec: {strategy: {type: Recreate}}}"}, patches)
 	assert.NotNil(t, c.Variants[0].Rollout.Surge, "each column has its gauges")
 	assert.Nil(t, c.Variants[3].Rollout.Surge, "Recreate has no budgets")
-	assert.Equal(t, "blocked", c.Variants[1].Why.Kind)
+	assert.Equal(t, "progressing", c.Variants[1].Why.Kind, "a budget pacing a healthy rollout is progress, not failure")
 }
 
 func TestCompareChartOverlaysEveryVariant(t *testing.T) {
@@ -100,6 +100,14 @@ func TestOutcomeTableMarksTheBest(t *testing.T) {
 	tab = OutcomesOf(r)
 	assert.Equal(t, "Outcomes so far, at 30s of 2m: measured from each Deployment's rollout start (the step that changed its pod template)", tab.Caption)
 	assert.Equal(t, "not complete", tab.Rows[0].Cells[0].Text)
+	for _, row := range tab.Rows {
+		if row.Cells[0].Text != "not complete" {
+			continue
+		}
+		for i, c := range row.Cells {
+			assert.False(t, c.Best, "%s: column %d: an unfinished rollout gets no star", row.Key, i)
+		}
+	}
 }
 
 func TestCompareOfAScenarioWithoutVariants(t *testing.T) {
@@ -125,4 +133,11 @@ func TestCompareWithoutDeployment(t *testing.T) {
 	require.Len(t, c.Variants, 1)
 	assert.Nil(t, c.Variants[0].Rollout)
 	assert.Empty(t, c.Table.Rows)
+}
+
+func TestSideNoteSaysWhichVariantTheSideShows(t *testing.T) {
+	t.Parallel()
+	r := strategiesRun(t)
+	assert.Equal(t, `This column shows variant 1, "`+r.Variants[0].Name+`" (the scenario as written); Compare shows all 4 side by side.`, SideNote(r))
+	assert.Empty(t, SideNote(nil))
 }

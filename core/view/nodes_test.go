@@ -36,7 +36,10 @@ func TestNodesShowPodsConditionsTaintsAndCapacity(t *testing.T) {
 	s.SeekTo(36)
 	cards = Nodes(s)
 	for _, tile := range cards[0].Tiles {
-		assert.Equal(t, StateEvicted, tile.State)
+		// Taint eviction: kubectl says Terminating (Evicted is the
+		// kubelet's word for node pressure); the hover says evicted.
+		assert.Equal(t, StateTerminating, tile.State)
+		assert.Contains(t, PodTitle(s, tile.Name), ": Terminating (evicted")
 	}
 	assert.Len(t, cards[1].Tiles, 4, "the replacements run on node-2")
 	assert.Equal(t, Usage{Text: "4 of 10 pods", Percent: 40}, cards[1].Pods)

@@ -31,6 +31,9 @@ type Rejection struct {
 	// Object is what it is about, "deployment/web", when the text or the
 	// manifest says so; "" otherwise.
 	Object string
+	// Age is "now" or "3s ago": how long it has been on screen
+	// (RefusalsOnScreen); "" elsewhere.
+	Age string
 	// Expected is set when the scenario's expectError expected it.
 	Expected bool
 	// Console is set for a command typed in the console (it did not

@@ -56,6 +56,10 @@ type Column struct {
 	// Counts is "3 desired · 2 ready · 2 available".
 	Counts string
 	Tiles  []Tile
+	// Gone are the pods this ReplicaSet created and deleted within the
+	// current second (manual drift, a reverted scale): kubectl never
+	// lists them, so they are drawn apart, faded, for that second only.
+	Gone []Tile
 }
 
 // Gauge is one rolling-update budget: how much of it is used now.
@@ -72,11 +76,18 @@ type Gauge struct {
 	Meaning string
 	// Full is set when Used ≥ Max; Blocking when this bound stops the next step.
 	Full, Blocking bool
+	// Stuck is set on a blocking gauge when what holds the rollout will
+	// not clear by itself (the why-line's badge is stuck): the page draws
+	// it red. A blocking gauge that is not stuck paces a healthy rollout
+	// and is drawn neutral.
+	Stuck bool
 	// Idle is set on the unavailability gauge when the budget is not in
 	// play: pods start with no rollout replacing any (a first bring-up, a
 	// scale-up, a crash), and more may be unavailable than the budget,
 	// which only limits how many old pods a rollout takes away, so it is
-	// no violation. Text then says "starting: 10 of 10 not available yet",
+	// no violation. Text then says "not available: 10 of 10, no rollout
+	// replacing pods" (not "starting": they may be crashing or on a lost
+	// node),
 	// Full is false, and the page draws the gauge neutral, not as a fault.
 	Idle bool
 }
@@ -209,7 +220,42 @@ func RolloutOf(s *sim.Sim, name string) *Rollout {
 			Counts: plural(int64(len(strays)), "pod") + " matching the selector " + sel.String()}
 	}
 	r.Surge, r.Unavailable = gauges(d, rss, deploymentRecord(s, d.Name))
+	if r.Surge != nil && (r.Surge.Blocking || r.Unavailable.Blocking) {
+		kind, _ := blockingCause(s, d)
+		stuck := kind == "stuck" || replicaFailure(d) != nil || deadlineExceededCond(d)
+		r.Surge.Stuck = r.Surge.Blocking && stuck
+		r.Unavailable.Stuck = r.Unavailable.Blocking && stuck
+	}
+	gone := goneThisSecond(s)
+	for i := range r.Columns {
+		for _, name := range gone[r.Columns[i].Name] {
+			r.Columns[i].Gone = append(r.Columns[i].Gone, Tile{Key: "gone/" + name, Name: name, Status: "created and deleted within " + secondsText(s.T()),
+				Label: name[strings.LastIndexByte(name, '-')+1:], Shape: ShapeGone})
+		}
+	}
 	return r
+}
+
+// deadlineExceededCond reports Progressing=False, ProgressDeadlineExceeded.
+func deadlineExceededCond(d *api.Deployment) bool {
+	for _, c := range d.Status.Conditions {
+		if c.Type == api.DeploymentProgressing && c.Reason == "ProgressDeadlineExceeded" {
+			return true
+		}
+	}
+	return false
+}
+
+// goneThisSecond lists, by ReplicaSet name, the pods it created and
+// deleted within the current second (from the drift, see Drift).
+func goneThisSecond(s *sim.Sim) map[string][]string {
+	out := map[string][]string{}
+	for _, l := range Drift(s) {
+		if l.T == s.T() {
+			out[l.ReplicaSet] = append(out[l.ReplicaSet], l.Pods...)
+		}
+	}
+	return out
 }
 
 func images(t *api.PodTemplateSpec) string {
@@ -276,7 +322,7 @@ func gauges(d *api.Deployment, rss []*api.ReplicaSet, rec *controller.SyncRecord
 		blocking == deployment.BlockingUnavailable)
 	if idle {
 		unavail.Idle, unavail.Full = true, false
-		unavail.Text = fmt.Sprintf("starting: %d of %d not available yet", used, n)
+		unavail.Text = fmt.Sprintf("not available: %d of %d, no rollout replacing pods", used, n)
 	}
 	return surge, unavail
 }

@@ -66,11 +66,11 @@ func TestRolloutGaugesShowBudgetsWithTheirArithmetic(t *testing.T) {
 		{"the first pods starting, no rollout", rolling, 1,
 			Gauge{Key: "surge", Used: 0, Max: 3, Text: "surge 0 of 3", Math: "maxSurge 25% of 10 = 2.5, rounded up to 3",
 				Meaning: "10 pods wanted by the ReplicaSets − 10 desired"},
-			Gauge{Key: "unavailable", Used: 10, Max: 2, Text: "starting: 10 of 10 not available yet", Math: "maxUnavailable 25% of 10 = 2.5, rounded down to 2",
+			Gauge{Key: "unavailable", Used: 10, Max: 2, Text: "not available: 10 of 10, no rollout replacing pods", Math: "maxUnavailable 25% of 10 = 2.5, rounded down to 2",
 				Meaning: "10 desired − 0 available; no rollout is replacing pods, so this budget is not in play", Idle: true}},
 		{"rounding to zero on 3 replicas", stuckScn, 8,
 			Gauge{Key: "surge", Used: 1, Max: 1, Text: "surge 1 of 1", Math: "maxSurge 25% of 3 = 0.75, rounded up to 1",
-				Meaning: "4 pods wanted by the ReplicaSets − 3 desired", Full: true, Blocking: true},
+				Meaning: "4 pods wanted by the ReplicaSets − 3 desired", Full: true, Blocking: true, Stuck: true},
 			Gauge{Key: "unavailable", Used: 0, Max: 0, Text: "unavailable 0 of 0", Math: "maxUnavailable 25% of 3 = 0.75, rounded down to 0",
 				Meaning: "3 desired − 3 available", Full: true}},
 	}
@@ -103,7 +103,9 @@ objects:
 	require.Len(t, r.Columns, 1, "Recreate creates the new ReplicaSet once the old pods are gone")
 	require.Len(t, r.Columns[0].Tiles, 2)
 	for _, tile := range r.Columns[0].Tiles {
-		assert.Equal(t, StateTerminating, tile.State, tile.Name)
+		// Shut down cleanly within the second: kubectl says Completed.
+		assert.Equal(t, StateCompleted, tile.State, tile.Name)
+		assert.Equal(t, "Completed", tile.Status, tile.Name)
 	}
 }
 

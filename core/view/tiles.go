@@ -6,42 +6,59 @@ import (
 
 	"converge/core/api"
 	"converge/core/humanize"
+	"converge/core/kubectl"
 	"converge/core/sim"
 )
 
 // State is what a pod tile shows: the pod's place in its lifecycle, in the
-// words of `kubectl get pods` where they exist.
+// words of `kubectl get pods` (its STATUS column, see Tile.Status), with
+// kubectl's Running split three ways (not ready, ready, available), as the
+// rollout counts them.
 type State string
 
 // The states of a pod tile, from just created to gone.
 const (
-	// StatePending: not yet bound to a node (waiting for the scheduler, or
-	// unschedulable).
+	// StatePending: kubectl says Pending: not yet bound to a node (waiting
+	// for the scheduler, or unschedulable), or bound with no container
+	// status yet.
 	StatePending State = "Pending"
 	// StateContainerCreating: bound; the image is being pulled or the
-	// container is starting.
+	// container is starting (also PodInitializing, Init:...).
 	StateContainerCreating State = "ContainerCreating"
-	// StateRunning: the container runs but the readiness probe has not
-	// passed (Running, not ready).
+	// StateRunning: kubectl says Running (or NotReady) but the readiness
+	// probe has not passed.
 	StateRunning State = "Running"
-	// StateReady: Ready, but not for minReadySeconds yet, so not available.
+	// StateReady: Running and Ready, but not for minReadySeconds yet, so
+	// not available.
 	StateReady State = "Ready"
-	// StateAvailable: Ready for at least minReadySeconds; counts toward
-	// availableReplicas.
+	// StateAvailable: Running and Ready for at least minReadySeconds;
+	// counts toward availableReplicas.
 	StateAvailable State = "Available"
-	// StateTerminating: being deleted (graceful termination).
+	// StateTerminating: being deleted (graceful termination), also when a
+	// taint or a budget-checked eviction asked for it.
 	StateTerminating State = "Terminating"
+	// StateError: the container exited with a failure and has not
+	// restarted yet (kubectl: Error, OOMKilled, ExitCode:N ...).
+	StateError State = "Error"
+	// StateCompleted: the container exited 0 (kubectl: Completed): a
+	// drained or deleted pod that shut down cleanly, or a probe restart.
+	StateCompleted State = "Completed"
 	// StateCrashLoop: the container keeps exiting; restarts back off.
 	StateCrashLoop State = "CrashLoopBackOff"
-	// StateImagePull: the image cannot be pulled (ErrImagePull, then
-	// ImagePullBackOff).
+	// StateErrImagePull: the last pull of the image failed.
+	StateErrImagePull State = "ErrImagePull"
+	// StateImagePull: the image cannot be pulled and the kubelet backs off
+	// (ImagePullBackOff).
 	StateImagePull State = "ImagePullBackOff"
 	// StateInvalidImage: the image reference does not parse
 	// (InvalidImageName); drawn as StateImagePull, and not in the legend.
 	StateInvalidImage State = "InvalidImageName"
-	// StateEvicted: evicted from its node (taint eviction after the node
-	// was lost, or a Failed pod with reason Evicted).
+	// StateEvicted: kubectl says Evicted: a Failed pod with reason Evicted
+	// (node pressure).
 	StateEvicted State = "Evicted"
+	// StateUnknown: kubectl says Unknown: a pod of a lost node being
+	// deleted, whose kubelet cannot confirm it.
+	StateUnknown State = "Unknown"
 	// StateFailed: the pod ended (Failed or Succeeded) for another reason.
 	StateFailed State = "Failed"
 )
@@ -61,7 +78,12 @@ const (
 	ShapeCross    Shape = "cross"    // CrashLoopBackOff: a cross
 	ShapeTriangle Shape = "triangle" // ImagePullBackOff: a warning triangle
 	ShapeSlash    Shape = "slash"    // Evicted: struck through
-	ShapeHollow   Shape = "hollow"   // Failed: an empty outline
+	ShapeHollow   Shape = "hollow"   // Failed, Unknown: an empty outline
+	ShapeBar      Shape = "bar"      // Error: an outline with an upright bar
+	ShapeDone     Shape = "done"     // Completed: an outline with a flat bar
+	// ShapeGone draws a pod created and deleted within the second
+	// (Column.Gone): a faded dotted outline, struck through.
+	ShapeGone Shape = "gone"
 )
 
 // Tile is one pod as the page draws it. Key is the pod's uid: the element
@@ -70,7 +92,10 @@ type Tile struct {
 	Key   string
 	Name  string
 	State State
-	Shape Shape
+	// Status is the pod's STATUS column in `kubectl get pods`, word for
+	// word (kubectl.PodStatus): what the tile's name and hover say.
+	Status string
+	Shape  Shape
 	// Label is the short text on or beside the tile: the pod's random
 	// suffix ("x2kq").
 	Label string
@@ -78,6 +103,27 @@ type Tile struct {
 	Node string
 	// New is set for pods of the Deployment's new ReplicaSet.
 	New bool
+	// Restarts is the sum of its containers' restartCount.
+	Restarts int32
+}
+
+// AccessibleName is what a screen reader says for the tile, kubectl's
+// words first: "pod web-5d9c-x2kq, Running, 2 restarts, on node-2".
+func (t *Tile) AccessibleName() string {
+	var b strings.Builder
+	b.WriteString("pod ")
+	b.WriteString(t.Name)
+	b.WriteString(", ")
+	b.WriteString(statusWords(t.State, t.Status))
+	b.WriteString(", ")
+	b.WriteString(plural(int64(t.Restarts), "restart"))
+	if t.Node != "" {
+		b.WriteString(", on ")
+		b.WriteString(t.Node)
+	} else {
+		b.WriteString(", no node")
+	}
+	return b.String()
 }
 
 // LegendItem explains one state in the legend.
@@ -96,9 +142,11 @@ func Legend() []LegendItem {
 		{StateReady, ShapeDot, "ready, minReadySeconds not over"},
 		{StateAvailable, ShapeSolid, "available: counts for the rollout"},
 		{StateTerminating, ShapeStriped, "shutting down"},
+		{StateError, ShapeBar, "container exited with an error"},
+		{StateCompleted, ShapeDone, "container exited 0 (drained, deleted)"},
 		{StateCrashLoop, ShapeCross, "container keeps crashing"},
 		{StateImagePull, ShapeTriangle, "image cannot be pulled"},
-		{StateEvicted, ShapeSlash, "evicted from a lost node"},
+		{StateEvicted, ShapeSlash, "evicted by the kubelet"},
 	}
 }
 
@@ -106,6 +154,7 @@ var shapes = map[State]Shape{
 	StatePending: ShapeDashed, StateContainerCreating: ShapeHalf, StateRunning: ShapeRing, StateReady: ShapeDot,
 	StateAvailable: ShapeSolid, StateTerminating: ShapeStriped, StateCrashLoop: ShapeCross, StateImagePull: ShapeTriangle,
 	StateInvalidImage: ShapeTriangle, StateEvicted: ShapeSlash, StateFailed: ShapeHollow,
+	StateErrImagePull: ShapeTriangle, StateError: ShapeBar, StateCompleted: ShapeDone, StateUnknown: ShapeHollow,
 }
 
 // ShapeOf returns the shape that draws s.
@@ -116,45 +165,62 @@ func ShapeOf(s State) Shape {
 	return ShapeHollow
 }
 
-// PodState classifies a pod at now. minReadySeconds is its ReplicaSet's
-// (a pod is available once Ready for that long, as the ReplicaSet
-// controller counts it: api.IsAvailable).
+// PodState classifies a pod at now from kubectl's STATUS for it
+// (kubectl.PodStatus), so a tile never says what kubectl contradicts:
+// Running is split by readiness and minReadySeconds (its ReplicaSet's: a
+// pod is available once Ready for that long, as the ReplicaSet controller
+// counts it, api.IsAvailable).
 func PodState(p *api.Pod, now time.Time, minReadySeconds int32) State {
-	if isEvicted(p) {
-		return StateEvicted
-	}
-	if p.DeletionTimestamp != nil {
+	return stateOf(p, kubectl.PodStatus(p), now, minReadySeconds)
+}
+
+func stateOf(p *api.Pod, status string, now time.Time, minReadySeconds int32) State {
+	switch status {
+	case "Running", "NotReady":
+		ready := api.GetPodCondition(&p.Status, api.PodReady)
+		if ready != nil && ready.Status == api.ConditionTrue {
+			if api.IsAvailable(ready, minReadySeconds, now) {
+				return StateAvailable
+			}
+			return StateReady
+		}
+		return StateRunning
+	case "Pending", "SchedulingGated":
+		return StatePending
+	case "ContainerCreating", "PodInitializing":
+		return StateContainerCreating
+	case "Terminating":
 		return StateTerminating
-	}
-	if p.Status.Phase == api.PodFailed || p.Status.Phase == api.PodSucceeded {
+	case "Completed":
+		return StateCompleted
+	case "CrashLoopBackOff":
+		return StateCrashLoop
+	case "ImagePullBackOff":
+		return StateImagePull
+	case "ErrImagePull":
+		return StateErrImagePull
+	case "InvalidImageName":
+		return StateInvalidImage
+	case "Evicted":
+		return StateEvicted
+	case "Unknown":
+		return StateUnknown
+	case "Failed", "Succeeded":
 		return StateFailed
 	}
-	for _, cs := range p.Status.ContainerStatuses {
-		if w := cs.State.Waiting; w != nil {
-			switch w.Reason {
-			case "CrashLoopBackOff":
-				return StateCrashLoop
-			case "ImagePullBackOff", "ErrImagePull":
-				return StateImagePull
-			case "InvalidImageName":
-				return StateInvalidImage
-			}
-		}
+	if strings.HasPrefix(status, "Init:") {
+		return StateContainerCreating
 	}
-	if p.Spec.NodeName == "" {
-		return StatePending
-	}
-	ready := api.GetPodCondition(&p.Status, api.PodReady)
-	if ready != nil && ready.Status == api.ConditionTrue {
-		if api.IsAvailable(ready, minReadySeconds, now) {
-			return StateAvailable
-		}
-		return StateReady
-	}
-	if p.Status.Phase == api.PodRunning && anyRunning(p) {
-		return StateRunning
-	}
-	return StateContainerCreating
+	// Error, OOMKilled, ExitCode:N, Signal:N, ContainerCannotRun...: a
+	// container that ended and was not restarted yet.
+	return StateError
+}
+
+// Evicted reports whether p was asked to leave its node by an eviction
+// (DisruptionTarget: a drain's or a taint's): its tile says so in its
+// hover text, while its state stays kubectl's (Terminating, Completed).
+func Evicted(p *api.Pod) bool {
+	return isEvicted(p)
 }
 
 func isEvicted(p *api.Pod) bool {
@@ -165,21 +231,18 @@ func isEvicted(p *api.Pod) bool {
 	return c != nil && c.Status == api.ConditionTrue
 }
 
-func anyRunning(p *api.Pod) bool {
-	for _, cs := range p.Status.ContainerStatuses {
-		if cs.State.Running != nil {
-			return true
-		}
-	}
-	return false
-}
-
 // NewTile builds the tile of p at now. It allocates nothing beyond the
 // tile: its hover text is computed on demand (PodTitle), since a page of a
 // thousand tiles redraws many times a second.
 func NewTile(p *api.Pod, now time.Time, minReadySeconds int32) Tile {
-	st := PodState(p, now, minReadySeconds)
-	return Tile{Key: p.UID, Name: p.Name, State: st, Shape: ShapeOf(st), Label: shortName(p), Node: p.Spec.NodeName}
+	status := kubectl.PodStatus(p)
+	st := stateOf(p, status, now, minReadySeconds)
+	var restarts int32
+	for i := range p.Status.ContainerStatuses {
+		restarts += p.Status.ContainerStatuses[i].RestartCount
+	}
+	return Tile{Key: p.UID, Name: p.Name, State: st, Status: status, Shape: ShapeOf(st), Label: shortName(p), Node: p.Spec.NodeName,
+		Restarts: restarts}
 }
 
 // PodTitle is the hover text of the pod named name now (the tile's title):
@@ -198,7 +261,8 @@ func PodTitle(s *sim.Sim, name string) string {
 			}
 		}
 	}
-	return tileTitle(p, PodState(p, s.Now(), minReady))
+	status := kubectl.PodStatus(p)
+	return tileTitle(p, stateOf(p, status, s.Now(), minReady), status)
 }
 
 // shortName is the pod's random suffix: what follows its generateName, or
@@ -214,11 +278,18 @@ func shortName(p *api.Pod) string {
 }
 
 // tileTitle is "web-5d9c-x2kq: Running, not ready · on node-2 · 3 restarts · back-off 20s restarting failed container".
-func tileTitle(p *api.Pod, st State) string {
+func tileTitle(p *api.Pod, st State, status string) string {
 	var b strings.Builder
 	b.WriteString(p.Name)
 	b.WriteString(": ")
-	b.WriteString(stateWords(st))
+	b.WriteString(statusWords(st, status))
+	if isEvicted(p) && status != string(StateEvicted) {
+		b.WriteString(" (evicted")
+		if c := api.GetPodCondition(&p.Status, api.DisruptionTarget); c != nil && c.Reason != "" {
+			b.WriteString(": " + c.Reason)
+		}
+		b.WriteString(")")
+	}
 	if p.Spec.NodeName != "" {
 		b.WriteString(" · on ")
 		b.WriteString(p.Spec.NodeName)
@@ -236,6 +307,20 @@ func tileTitle(p *api.Pod, st State) string {
 		b.WriteString(msg)
 	}
 	return b.String()
+}
+
+// statusWords is kubectl's STATUS, with Running told apart as the legend
+// does: "Running, not ready", "Running, ready, not yet available".
+func statusWords(st State, status string) string {
+	switch st {
+	case StateRunning:
+		return status + ", not ready"
+	case StateReady:
+		return status + ", ready, not yet available"
+	case StateAvailable:
+		return status + ", available"
+	}
+	return status
 }
 
 // stateWords is the state as the legend says it.

@@ -13,7 +13,7 @@ import (
 // says it in `kubectl describe` style:
 //
 //	Rollout 2 (web-6598877c79): 41 s so far — creating pods 8 s, waiting for readiness 20 s,
-//	blocked by maxUnavailable 13 s; progress deadline: 12 s of 600 s without progress
+//	paced by maxUnavailable 13 s; progress deadline: 12 s of 600 s without progress
 //
 // (outcome.Rollouts computes it from the per-second history, up to now).
 type RolloutTime struct {
@@ -130,7 +130,7 @@ type TimeBand struct {
 	Key, Part string
 	// Left and Width are in percent of the timeline's span ("12.5").
 	Left, Width string
-	// Label is "20s–27s: blocked by maxSurge (7 s), rollout 2".
+	// Label is "20s–27s: paced by maxSurge (7 s), rollout 2".
 	Label string
 }
 

@@ -18,12 +18,12 @@ func TestRolloutTimesSayWhereTheTimeWent(t *testing.T) {
 	rt := times[0]
 	assert.Equal(t, "web@20", rt.Key)
 	assert.Equal(t, "Rollout 2 (web-55cd9cf788)", rt.Title)
-	assert.Equal(t, "Rollout 2 (web-55cd9cf788): complete in 9 s — creating pods 2 s, blocked by maxSurge 6 s, waiting for old pods to go 1 s", rt.Text)
+	assert.Equal(t, "Rollout 2 (web-55cd9cf788): complete in 9 s — creating pods 2 s, paced by maxSurge 6 s, waiting for old pods to go 1 s", rt.Text)
 	assert.Equal(t, "", rt.Deadline, "a rollout that completed in time says nothing of the deadline")
 
 	s.SeekTo(24)
 	rt = RolloutTimes(s, "web")[0]
-	assert.Equal(t, "Rollout 2 (web-55cd9cf788): 4 s so far — blocked by maxSurge 4 s; progress deadline: 4 s of 600 s without progress", rt.Text)
+	assert.Equal(t, "Rollout 2 (web-55cd9cf788): 4 s so far — paced by maxSurge 4 s; progress deadline: 4 s of 600 s without progress", rt.Text)
 	assert.Equal(t, "counting", rt.DeadlineKind)
 
 	s.SeekTo(10)
@@ -35,11 +35,11 @@ func TestRolloutTimesOfAStuckRollout(t *testing.T) {
 	s := simrun.New(t, simrun.Builtin(t, "stuck-bad-image"))
 	s.SeekTo(62)
 	rt := RolloutTimes(s, "web")[0]
-	assert.Equal(t, "Rollout 2 (web-794dfbf5c): 42 s so far — blocked by maxSurge 2 s, new pods failing (ImagePullBackOff) 40 s; "+
+	assert.Equal(t, "Rollout 2 (web-794dfbf5c): 42 s so far — paced by maxSurge 2 s, new pods failing (ImagePullBackOff) 40 s; "+
 		"progress deadline: 42 s of 120 s without progress", rt.Text)
 	bands, mark := TimeBands(s, "web")
 	require.Len(t, bands, 2)
-	assert.Equal(t, TimeBand{Key: "20/20", Part: "surge", Left: "10", Width: "1", Label: "20s–22s: blocked by maxSurge (2 s), rollout 2 (web-794dfbf5c)"}, bands[0])
+	assert.Equal(t, TimeBand{Key: "20/20", Part: "surge", Left: "10", Width: "1", Label: "20s–22s: paced by maxSurge (2 s), rollout 2 (web-794dfbf5c)"}, bands[0])
 	assert.Equal(t, "failing", bands[1].Part)
 	require.NotNil(t, mark)
 	assert.Equal(t, "deadline", mark.Kind)

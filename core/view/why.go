@@ -17,8 +17,14 @@ import (
 type WhyLine struct {
 	// Key is the Deployment's name.
 	Key string
-	// Kind is "acting", "waiting", "blocked", "paused", "stuck", "in-sync"
-	// or "error".
+	// Kind is the badge (docs/page.md, "Badges"): "acting" (it took a
+	// step this second), "progressing" (pods are starting or a budget
+	// paces a healthy rollout: neutral), "waiting" (on something outside
+	// the rollout: a drain, the controller's next look), "paused",
+	// "stuck" (will not recover by itself: an image that cannot be pulled,
+	// a container that keeps crashing or never becomes ready, no node
+	// with room, a quota, ProgressDeadlineExceeded: red), "refused" (a
+	// change was refused and nothing moved), "in-sync" or "error".
 	Kind string
 	// Blocking is the record's bound: "surge", "unavailable", "paused",
 	// "progress-deadline" or "".
@@ -51,12 +57,21 @@ type WhyLine struct {
 }
 
 // Why returns one line per Deployment, sorted by name.
-func Why(s *sim.Sim) []WhyLine {
+func Why(s *sim.Sim) []WhyLine { return WhyWith(s, OnScreen(s, nil)) }
+
+// WhyWith is Why on the page, whose screen (OnScreen with the console's
+// refusals) may hold a refusal or a waiting drain: a line never says "in
+// sync" while the pods are not all available, a drain or an eviction
+// waits, or a refusal is on screen.
+func WhyWith(s *sim.Sim, screen Screen) []WhyLine {
 	ds := s.Store().Deployments()
 	sort.Slice(ds, func(i, j int) bool { return ds[i].Name < ds[j].Name })
 	out := make([]WhyLine, 0, len(ds))
 	for _, d := range ds {
 		w := whyLine(s, d, deploymentRecord(s, d.Name))
+		if w.Kind == "in-sync" {
+			notInSync(s, d, screen, &w)
+		}
 		if w.Kind != "acting" {
 			w.Acted = actedText(s, d.Name)
 		}
@@ -99,15 +114,15 @@ func whyLine(s *sim.Sim, d *api.Deployment, rec *controller.SyncRecord) WhyLine 
 			// (a ResourceQuota's refusal, say), as the ReplicaSet does, and
 			// lead with it: the bound the controller reports is only the
 			// consequence (the refused pod still counts as wanted).
-			if w.Kind == "blocked" || w.Kind == "waiting" {
-				w.Kind, w.Headline = "blocked", replicaFailureHeadline(f, w.Blocking)
+			if w.Kind == "progressing" || w.Kind == "waiting" {
+				w.Kind, w.Headline = "stuck", replicaFailureHeadline(f, w.Blocking)
 			}
 			w.Pods = strings.TrimSpace(w.Pods + " Pods cannot be created (" + f.Reason + "): " + strings.TrimSuffix(f.Message, ".") + ".")
 			w.Stuck = true
 		} else if kind, cause := blockingCause(s, d); cause != "" && w.Kind != "acting" && w.Kind != "paused" && w.Kind != "error" {
 			// The bound the controller reports is the consequence: lead
 			// with what keeps the pods from becoming available.
-			w.Budget = w.Headline
+			w.Budget = heldText(w.Headline)
 			w.Kind, w.Headline = kind, cause
 		} else if w.Pods == "" && strings.Contains(rec.Waiting, "become available") {
 			w.Pods = "The new pods became available just now, after the controller looked: it sees them in the next second."
@@ -121,11 +136,11 @@ func waitingHeadline(d *api.Deployment, rec *controller.SyncRecord) (kind, text 
 	r := rec.Rollout
 	switch {
 	case r != nil && r.Blocking == deployment.BlockingSurge:
-		return "blocked", fmt.Sprintf("Blocked by maxSurge: the ReplicaSets already want %d pods, the most allowed is %d desired + %d surge. "+
+		return "progressing", fmt.Sprintf("Progressing, paced by maxSurge: the ReplicaSets already want %d pods, the most allowed is %d desired + %d surge. "+
 			"No new pod until old ones go, and old ones go only as new ones become available.",
 			r.Replicas+r.SurgeUsed, r.Replicas, r.Surge)
 	case r != nil && r.Blocking == deployment.BlockingUnavailable:
-		return "blocked", fmt.Sprintf("Blocked by maxUnavailable: %d of %d pods are unavailable, the most allowed is %d. "+
+		return "progressing", fmt.Sprintf("Progressing, paced by maxUnavailable: %d of %d pods are unavailable, the most allowed is %d. "+
 			"No old pod is removed until new ones become available.", r.UnavailableUsed, r.Replicas, r.Unavailable)
 	case r != nil && r.Blocking == deployment.BlockingPaused, d.Spec.Paused:
 		return "paused", "Paused: spec.paused is true, so template changes wait. Run kubectl rollout resume deployment/" + d.Name + "."
@@ -133,7 +148,86 @@ func waitingHeadline(d *api.Deployment, rec *controller.SyncRecord) (kind, text 
 		return "stuck", "Stuck: no progress for progressDeadlineSeconds, so Progressing=False (ProgressDeadlineExceeded). " +
 			"The controller keeps the rollout where it is; nothing rolls back by itself."
 	}
-	return "waiting", "Waiting: " + rec.Waiting + "."
+	return "progressing", progressText(d, rec.Waiting)
+}
+
+// heldText is a progressing headline told as the consequence of a cause
+// that does not clear by itself: "Held by maxSurge: ...".
+func heldText(h string) string {
+	if rest, ok := strings.CutPrefix(h, "Progressing, paced by "); ok {
+		return "Held by " + rest
+	}
+	if rest, ok := strings.CutPrefix(h, "Progressing: "); ok {
+		return "The Deployment controller waits: " + rest
+	}
+	return h
+}
+
+// progressText is the headline of a pass that waits for pods, without
+// the stutter of "Waiting: waiting for" and without calling "new" the pods
+// of a first bring-up, a scale-up or a restart.
+func progressText(d *api.Deployment, waiting string) string {
+	n := api.Deref(d.Spec.Replicas, 1)
+	if strings.HasPrefix(waiting, "waiting for new pods to become available") && d.Status.UpdatedReplicas >= d.Status.Replicas {
+		// One ReplicaSet: nothing is replaced, pods are only starting.
+		return fmt.Sprintf("Progressing: %d of %d pods available so far; the Deployment controller waits for the rest.",
+			d.Status.AvailableReplicas, n)
+	}
+	return "Progressing: " + strings.TrimPrefix(waiting, "waiting for ") + "."
+}
+
+// notInSync turns an in-sync line into what is true when the controller
+// saw its pods all available but they no longer are (a crash after it
+// looked), a drain waits on its pods, or a refusal is on screen.
+func notInSync(s *sim.Sim, d *api.Deployment, screen Screen, w *WhyLine) {
+	n := api.Deref(d.Spec.Replicas, 1)
+	st := s.Store()
+	now := s.Now()
+	counts := map[string]int{}
+	var words []string
+	down := 0
+	onDrained := 0
+	for _, rs := range ownedReplicaSets(st, d) {
+		st.EachPod(func(p *api.Pod) bool {
+			if !api.IsControlledBy(&p.ObjectMeta, rs.UID) {
+				return true
+			}
+			if screen.DrainNode != "" && p.Spec.NodeName == screen.DrainNode {
+				onDrained++
+			}
+			tile := NewTile(p, now, rs.Spec.MinReadySeconds)
+			switch tile.State {
+			case StateAvailable, StateTerminating, StateCompleted, StateFailed, StateEvicted, StateUnknown:
+				return true
+			}
+			down++
+			word := statusWords(tile.State, tile.Status)
+			if counts[word] == 0 {
+				words = append(words, word)
+			}
+			counts[word]++
+			return true
+		})
+	}
+	switch {
+	case down > 0:
+		var parts []string
+		for _, wd := range words {
+			parts = append(parts, fmt.Sprintf("%d %s", counts[wd], wd))
+		}
+		w.Kind = "waiting"
+		w.Headline = fmt.Sprintf("Not in sync: %s stopped being available after the Deployment controller looked (%s); "+
+			"it sees them in the next second.", countOf(int32(down), n)+" pods", strings.Join(parts, ", "))
+	case onDrained > 0:
+		w.Kind = "waiting"
+		w.Headline = fmt.Sprintf("Waiting on a drain: %s on node %s not gone yet. %s", plural(int64(onDrained), "pod"), screen.DrainNode,
+			screen.Waiting)
+	case len(screen.Refusals) > 0:
+		r := screen.Refusals[0]
+		w.Kind = "refused"
+		w.Headline = fmt.Sprintf("Unchanged: %s was refused (%s), so nothing moved; %s pods of revision %s stay available.", r.Action, r.Age,
+			countOf(d.Status.AvailableReplicas, n), d.Annotations[api.RevisionAnnotation])
+	}
 }
 
 // recordText is the record's outcome in one line: observed, desired, then
@@ -189,6 +283,10 @@ func newPodsText(s *sim.Sim, d *api.Deployment) (text string, stuck bool) {
 	st.EachPod(func(p *api.Pod) bool {
 		if api.IsControlledBy(&p.ObjectMeta, newRS.UID) {
 			state := PodState(p, now, newRS.Spec.MinReadySeconds)
+			switch state {
+			case StateCompleted, StateTerminating, StateFailed, StateUnknown:
+				return true // leaving, not waited for
+			}
 			counts[state]++
 			if state != StateAvailable && notReadyNodes[p.Spec.NodeName] {
 				onLost++
@@ -206,13 +304,16 @@ func newPodsText(s *sim.Sim, d *api.Deployment) (text string, stuck bool) {
 		}
 		parts = append(parts, fmt.Sprintf("%d %s", counts[li.State], stateWords(li.State)))
 	}
-	if n := counts[StateInvalidImage]; n > 0 { // drawn as ImagePullBackOff, named as kubectl names it
-		parts = append(parts, fmt.Sprintf("%d %s", n, StateInvalidImage))
+	for _, st := range [...]State{StateErrImagePull, StateInvalidImage, StateUnknown} { // drawn as others, named as kubectl names them
+		if n := counts[st]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, st))
+		}
 	}
 	if len(parts) == 0 {
 		return "", false
 	}
-	stuck = stuck || counts[StateCrashLoop] > 0 || counts[StateImagePull] > 0 || counts[StateInvalidImage] > 0 || counts[StateEvicted] > 0
+	stuck = stuck || counts[StateCrashLoop] > 0 || counts[StateImagePull] > 0 || counts[StateErrImagePull] > 0 ||
+		counts[StateInvalidImage] > 0 || counts[StateEvicted] > 0
 	who := "Pods (" + newRS.Name + ")"
 	if others {
 		who = "New pods (" + newRS.Name + ")"
@@ -232,7 +333,7 @@ func replicaFailureHeadline(f *api.DeploymentCondition, blocking string) string 
 	if f.Reason == "FailedDelete" {
 		what = "pods cannot be deleted"
 	}
-	text := "Blocked: " + what + " (ReplicaFailure, " + f.Reason + "): the API server refuses them, and the ReplicaSet controller retries until it admits them."
+	text := "Stuck: " + what + " (ReplicaFailure, " + f.Reason + "): the API server refuses them, and the ReplicaSet controller retries until it admits them."
 	if blocking == deployment.BlockingSurge {
 		text += " The refused pods still count against maxSurge, so nothing else moves."
 	}

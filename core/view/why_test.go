@@ -23,19 +23,19 @@ func TestWhyNamesTheBlockingBound(t *testing.T) {
 		acted    string
 		budget   string
 	}{
-		{"creating the first pods", rolling, 1, "waiting", "",
-			"Waiting: waiting for new pods to become available: 0 of 10 available.", "10 ContainerCreating", "", ""},
-		{"the kubelets were faster than the controller", rolling, 3, "waiting", "", "0 of 10 available",
+		{"creating the first pods: progressing, no stutter, not \"new\"", rolling, 1, "progressing", "",
+			"Progressing: 0 of 10 pods available so far; the Deployment controller waits for the rest.", "10 ContainerCreating", "", ""},
+		{"the kubelets were faster than the controller", rolling, 3, "progressing", "", "0 of 10 pods available",
 			"it sees them in the next second", "", ""},
 		{"rollout complete", rolling, 5, "in-sync", "", "In sync: 10 of 10 pods of revision 1 available; nothing to do.", "", "", ""},
-		{"surge cap right after the image change", rolling, 10, "blocked", "surge",
-			"Blocked by maxSurge: the ReplicaSets already want 13 pods, the most allowed is 10 desired + 3 surge.",
+		{"surge cap right after the image change: pacing, not failure", rolling, 10, "progressing", "surge",
+			"Progressing, paced by maxSurge: the ReplicaSets already want 13 pods, the most allowed is 10 desired + 3 surge.",
 			"5 ContainerCreating", "This second it took a step: ", ""},
-		{"unavailable cap", rolling, 14, "blocked", "unavailable",
-			"Blocked by maxUnavailable: 2 of 10 pods are unavailable, the most allowed is 2.", "ContainerCreating",
+		{"unavailable cap", rolling, 14, "progressing", "unavailable",
+			"Progressing, paced by maxUnavailable: 2 of 10 pods are unavailable, the most allowed is 2.", "ContainerCreating",
 			"scale down replica set web-cb9944cdd from 8 to 3; scale up replica set web-7fd994d44f from 5 to 10.", ""},
-		{"maxSurge 0 waits at the surge bound", unavailScn, 12, "blocked", "surge", "the most allowed is 4 desired + 0 surge", "1 ContainerCreating", "", ""},
-		{"image pull failure", stuckScn, 8, "stuck", "surge", `Stuck: 1 pod cannot pull image "web:bad" (`, "1 ImagePullBackOff", "", "Blocked by maxSurge"},
+		{"maxSurge 0 waits at the surge bound", unavailScn, 12, "progressing", "surge", "the most allowed is 4 desired + 0 surge", "1 ContainerCreating", "", ""},
+		{"image pull failure", stuckScn, 8, "stuck", "surge", `Stuck: 1 pod cannot pull image "web:bad" (`, "1 ImagePullBackOff", "", "Held by maxSurge"},
 		{"progress deadline", stuckScn, 20, "stuck", "progress-deadline", `cannot pull image "web:bad" (ImagePullBackOff)`, "ImagePullBackOff", "", "ProgressDeadlineExceeded"},
 		{"paused", pausedScn, 8, "paused", "paused", "Run kubectl rollout resume deployment/web.", "", "", ""},
 	}
@@ -177,9 +177,9 @@ func TestWhySaysPodsCannotBeCreated(t *testing.T) {
 	lines := Why(at(t, quotaScn, 13))
 	require.Len(t, lines, 1)
 	w := lines[0]
-	assert.Equal(t, "blocked", w.Kind)
+	assert.Equal(t, "stuck", w.Kind)
 	assert.Equal(t, "surge", w.Blocking)
-	assert.Equal(t, "Blocked: the new pods cannot be created (ReplicaFailure, FailedCreate): the API server refuses them, "+
+	assert.Equal(t, "Stuck: the new pods cannot be created (ReplicaFailure, FailedCreate): the API server refuses them, "+
 		"and the ReplicaSet controller retries until it admits them. The refused pods still count against maxSurge, so nothing else moves.", w.Headline)
 	assert.Contains(t, w.Pods, "Pods cannot be created (FailedCreate): pods \"web-")
 	assert.Contains(t, w.Pods, "exceeded quota: compute, requested: requests.cpu=100m, used: requests.cpu=200m, limited: requests.cpu=200m.")
@@ -194,16 +194,16 @@ func TestWhyLeadsWithTheBlockingCause(t *testing.T) {
 		kind, headline string
 		budget         string
 	}{
-		{"no capacity: the scheduler's message", "stuck-no-capacity", 30, "blocked",
-			"Blocked: 1 pod cannot be scheduled: 0/3 nodes are available: 3 Insufficient cpu.", "Blocked by maxSurge: the ReplicaSets already want 4 pods"},
+		{"no capacity: the scheduler's message", "stuck-no-capacity", 30, "stuck",
+			"Stuck: 1 pod cannot be scheduled: 0/3 nodes are available: 3 Insufficient cpu.", "Held by maxSurge: the ReplicaSets already want 4 pods"},
 		{"a bad image: the image", "stuck-bad-image", 40, "stuck",
-			`Stuck: 1 pod cannot pull image "myrepo/web:2.0-typo" (ImagePullBackOff);`, "Blocked by maxSurge"},
-		{"an invalid image name", "invalid-image-name", 30, "stuck", `image "Nginx:1.27" is not a valid image name (InvalidImageName)`, "Blocked by maxSurge"},
+			`Stuck: 1 pod cannot pull image "myrepo/web:2.0-typo" (ImagePullBackOff);`, "Held by maxSurge"},
+		{"an invalid image name", "invalid-image-name", 30, "stuck", `image "Nginx:1.27" is not a valid image name (InvalidImageName)`, "Held by maxSurge"},
 		{"CrashLoopBackOff with its restarts", "crashloop", 90, "stuck",
-			`Stuck: 3 pods crash after starting (CrashLoopBackOff, 3 restarts so far, container "app").`, "Waiting: waiting for new pods to become available: 0 of 3 available."},
+			`Stuck: 3 pods crash after starting (CrashLoopBackOff, 3 restarts so far, container "app").`, "The Deployment controller waits: 0 of 3 pods available"},
 		{"readiness never passes", "stuck-never-ready", 70, "stuck",
-			`Stuck: 2 pods run but never become ready: container "shop"'s readiness probe has not passed in 42s.`, "Blocked by maxSurge"},
-		{"a lost node", "node-lost", 80, "stuck", "Stuck: node node-2 is not Ready (its kubelet stopped posting status), so 2 pods on it", "Waiting: "},
+			`Stuck: 2 pods run but never become ready: container "shop"'s readiness probe has not passed in 42s.`, "Held by maxSurge"},
+		{"a lost node", "node-lost", 80, "stuck", "Stuck: node node-2 is not Ready (its kubelet stopped posting status), so 2 pods on it", "The Deployment controller waits: "},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -220,7 +220,7 @@ func TestWhyLeadsWithTheBlockingCause(t *testing.T) {
 	// Pods that are merely starting blame nothing: the budget leads.
 	s := simrun.New(t, simrun.Builtin(t, "rolling-update"))
 	s.SeekTo(1)
-	assert.Equal(t, "waiting", Why(s)[0].Kind)
+	assert.Equal(t, "progressing", Why(s)[0].Kind)
 	assert.Empty(t, Why(s)[0].Budget)
 }
 

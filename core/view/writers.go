@@ -50,6 +50,8 @@ type FieldWriters struct {
 	// Owners are spec.replicas' managers now (from managedFields):
 	// "kube-controller-manager (scale) since 75 s".
 	Owners []string
+	// TemplateOwners are the managers of spec.template's fields now.
+	TemplateOwners []string
 }
 
 // MaxFieldWrites bounds each list of the timeline (the latest are kept).
@@ -79,10 +81,16 @@ func Writers(s *sim.Sim, deployment string) *FieldWriters {
 	out.Replicas = lastN(out.Replicas, MaxFieldWrites)
 	out.Template = lastN(out.Template, MaxFieldWrites)
 	for _, e := range s.Store().ManagedFields(d.UID) {
-		if e.FieldsV1 == nil || e.FieldsV1.Children["f:spec"] == nil || e.FieldsV1.Children["f:spec"].Children["f:replicas"] == nil {
+		if e.FieldsV1 == nil || e.FieldsV1.Children["f:spec"] == nil {
 			continue
 		}
-		out.Owners = append(out.Owners, fmt.Sprintf("%s since %d s", managerText(e.Manager, e.Operation, e.Subresource), seconds(e.Time.Time)))
+		owner := fmt.Sprintf("%s since %d s", managerText(e.Manager, e.Operation, e.Subresource), seconds(e.Time.Time))
+		if e.FieldsV1.Children["f:spec"].Children["f:replicas"] != nil {
+			out.Owners = append(out.Owners, owner)
+		}
+		if e.FieldsV1.Children["f:spec"].Children["f:template"] != nil {
+			out.TemplateOwners = append(out.TemplateOwners, owner)
+		}
 	}
 	return out
 }
@@ -151,6 +159,12 @@ func whyOf(h store.FieldChange, to string) string {
 		}
 		return s
 	case store.ManagerClientSideApply:
+		if h.Field == "spec.template" {
+			if to == "changed" {
+				return "the applied manifest declares a changed template (same images)"
+			}
+			return "the applied manifest declares the template (" + to + ")"
+		}
 		return "the applied manifest declares " + to
 	}
 	return h.Reason

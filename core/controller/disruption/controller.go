@@ -135,6 +135,9 @@ func syncBudget(ctx *controller.Context, pdb *api.PodDisruptionBudget, all []*ap
 		return
 	}
 	rec.Action = fmt.Sprintf("update status: %d disruptions allowed", st.DisruptionsAllowed)
+	if st.DisruptionsAllowed == 1 {
+		rec.Action = "update status: 1 disruption allowed"
+	}
 	ctx.Record(rec)
 }
 

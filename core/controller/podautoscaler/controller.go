@@ -226,7 +226,10 @@ func (c *Controller) reconcile(ctx *controller.Context, shared *api.HorizontalPo
 		ctx.Event(h, Component, api.EventTypeNormal, "SuccessfulRescale", fmt.Sprintf("New size: %d; reason: %s", desired, reason))
 		st.history.StoreScaleEvent(h.Spec.Behavior, current, desired, now)
 		rec.Desired = fmt.Sprintf("%d replicas", desired)
-		rec.Action = fmt.Sprintf("scale %s from %d to %d: %s", target, current, desired, reason)
+		rec.Action = fmt.Sprintf("scale %s from %d to %d", target, current, desired)
+		if reason != "" {
+			rec.Action += ": " + reason
+		}
 	} else {
 		desired = current
 		rec.Desired = fmt.Sprintf("%d replicas", desired)
