@@ -104,7 +104,7 @@ func (g *script) line(s string) { g.b.WriteString(s + "\n") }
 
 // comment writes each line of text as a comment.
 func (g *script) comment(text string) {
-	for _, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+	for _, l := range strings.Split(strings.TrimRight(visible(text), "\n"), "\n") {
 		g.line(strings.TrimRight("# "+l, " "))
 	}
 }

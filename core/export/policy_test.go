@@ -394,3 +394,44 @@ func TestReplayNamespaceIsAlwaysValid(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, string(out), "is not a namespace name")
 }
+
+// Control characters in a step's arguments reach kubectl as the very bytes,
+// yet the script itself holds none raw (no escape sequence for `cat
+// replay.sh` to run, no carriage return or bidi override for an editor to
+// hide text with): $'...' words in the commands, \xHH in the comments.
+func TestScriptHoldsNoRawControlCharacters(t *testing.T) {
+	t.Parallel()
+	scn, probs := scenario.Parse([]byte(`name: esc
+title: "Rolling \e]0;owned\a update \u202e"
+duration: 5s
+objects:
+- apiVersion: apps/v1
+  kind: Deployment
+  metadata:
+    name: web
+    annotations: {note: "a\e[2Jb\rc"}
+  spec:
+    replicas: 1
+    selector: {matchLabels: {app: web}}
+    template:
+      metadata: {labels: {app: web}}
+      spec: {containers: [{name: web, image: "nginx:1.27"}]}
+steps:
+- at: 1s
+  kubectl: "annotate deployment/web 'x=\e[2J\adone\u202e' --overwrite"
+- at: 2s
+  kubectl: "delete namespace \"\e[2Jkube-system\""
+`), "esc.yaml")
+	require.False(t, probs.HasErrors(), "%v", probs)
+	script, err := Kubectl(scn, KubectlOptions{})
+	require.NoError(t, err)
+	for i, r := range string(script) {
+		if hidden(r) {
+			t.Fatalf("a raw %U at byte %d: %q", r, i, string(script)[max(0, i-40):i+10])
+		}
+	}
+	assert.Contains(t, string(script), `annotate deployment/web $'x=\x1b[2J\x07done\xe2\x80\xae' --overwrite=true`)
+	assert.Contains(t, string(script), `# LEFT OUT: kubectl delete namespace "\x1b[2Jkube-system"`)
+	_, _, _, log := replay(t, script, nil)
+	assert.Contains(t, log, "kubectl --namespace replay-test annotate deployment/web x=\x1b[2J\adone\u202e --overwrite=true\n")
+}
