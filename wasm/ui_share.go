@@ -30,6 +30,9 @@ type sharePart struct {
 	// addressTimer holds back the address update after a change of time
 	// (addressLater).
 	addressTimer *time.Timer
+	// addressSaid is the simulation whose address was too large to write,
+	// once the page has said so (view.AddressTooLarge).
+	addressSaid *sim.Sim
 }
 
 // downloads are the Download menu's entries: key, label, what it is.
@@ -189,7 +192,7 @@ func (a *app) saveTooLarge(l view.Link, sh view.Share) {
 // syncAddress writes the page's address for what it shows now (view.Link:
 // ?scenario=NAME or #s=SHARE, with &t=), so that a reload or a copied
 // address opens the same. A scenario too large for a link leaves the
-// address as it is (Share says why).
+// address as it is, and says so once (view.AddressTooLarge).
 func (a *app) syncAddress() {
 	if a.opts.Embed || a.inst.Sim == nil {
 		return
@@ -200,6 +203,10 @@ func (a *app) syncAddress() {
 	}
 	u, err := l.URL(js.Global().Get("location").Get("pathname").String())
 	if err != nil {
+		if errors.Is(err, view.ErrTooLargeForLink) && a.shareBar.addressSaid != a.inst.Sim {
+			a.shareBar.addressSaid = a.inst.Sim
+			a.shareBar.say(view.AddressTooLarge(len(l.YAML)), view.ToneBad, "")
+		}
 		return
 	}
 	if js.Global().Get("location").Get("href").String() != js.Global().Get("location").Get("origin").String()+u {
