@@ -30,6 +30,8 @@ type sharePart struct {
 	// addressTimer holds back the address update after a change of time
 	// (addressLater).
 	addressTimer *time.Timer
+	// traceCancel cancels the trace download under way (downloadTrace).
+	traceCancel func()
 	// addressSaid is the simulation whose address was too large to write,
 	// once the page has said so (view.AddressTooLarge).
 	addressSaid *sim.Sim
@@ -95,7 +97,12 @@ func newShare(a *app) *sharePart {
 			s.menuBtn.Focus()
 		}
 	})
-	a.ls.on(s.noteClose, "click", func(dom.Event) { s.note.setHidden(true) })
+	a.ls.on(s.noteClose, "click", func(dom.Event) {
+		s.note.setHidden(true)
+		if s.traceCancel != nil {
+			s.traceCancel()
+		}
+	})
 	a.ls.on(s.noteLink, "focus", func(dom.Event) { s.noteLink.Value.Call("select") })
 	return s
 }
@@ -242,7 +249,8 @@ func (a *app) download(kind string) {
 	case "sh":
 		f, err = bridge.KubectlFile(s.Scenario())
 	case "jsonl":
-		f, err = bridge.TraceFile(s.Scenario())
+		a.downloadTrace()
+		return
 	case "svg":
 		f = bridge.ChartsFile(s, a.focus)
 	default:

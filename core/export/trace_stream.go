@@ -116,3 +116,20 @@ func Size(n int64) string {
 	}
 	return fmt.Sprintf("%.1f GB", float64(n)/1e9)
 }
+
+// ProgressText is what the page says as it builds the trace: the seconds
+// written of all, and the bytes of about how many.
+func (ts *TraceStream) ProgressText() string {
+	written, total := ts.Progress()
+	return fmt.Sprintf("Building the trace: %s of %s seconds, %s of about %s. Dismiss to cancel.",
+		thousands(written), thousands(total), Size(ts.written), Size(ts.Estimate()))
+}
+
+// thousands writes n with thousands separators: 86,401.
+func thousands(n int64) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

@@ -78,6 +78,7 @@ func TestTraceStreamInSlices(t *testing.T) {
 			assert.Equal(t, int64(10), written)
 			est := ts.Estimate()
 			assert.InDelta(t, whole.Len(), est, float64(whole.Len())/2, "the estimate after one slice is within half of the size")
+			assert.Regexp(t, `^Building the trace: 10 of 76 seconds, \d+\.\d kB of about \d+\.\d [kM]B\. Dismiss to cancel\.$`, ts.ProgressText())
 		}
 		if done {
 			break
