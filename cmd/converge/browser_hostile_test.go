@@ -63,7 +63,7 @@ func TestTraceDownloadInSlices(t *testing.T) {
 	p.assertNoConsoleErrors(t)
 }
 
-// Loading a scenario over 64 KiB leaves the page's address on the scenario
+// Applying a scenario over 64 KiB in the editor leaves the page's address on the scenario
 // from before, and the page now says so instead of keeping silent.
 func TestAddressSaysWhenTheScenarioIsTooLarge(t *testing.T) {
 	srv := startServe(t)
@@ -74,7 +74,12 @@ func TestAddressSaysWhenTheScenarioIsTooLarge(t *testing.T) {
 		Note, Before, After string
 	}](t, p, "{"+uiJS+`(async () => {
 		const out = {Before: location.href};
-		if (!converge.load(`+jsString(big)+`).ok) throw new Error("load");
+		tab("editor");
+		const ed = q(".cv-ed-text");
+		ed.value = `+jsString(big)+`;
+		ed.dispatchEvent(new Event("input", {bubbles: true}));
+		await until(() => !q(".cv-editor .cv-primary").disabled);
+		q(".cv-editor .cv-primary").click();
 		out.Note = await until(() => !q(".cv-note").hidden && q(".cv-note-text").textContent);
 		out.After = location.href;
 		return out;
