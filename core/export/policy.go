@@ -3,7 +3,6 @@ package export
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -401,6 +400,17 @@ func namespaceLabel(name string) string {
 	return strings.TrimRight(s, "-")
 }
 
-// namespaceRE is what a namespace name is (RFC 1123 label); the script
-// checks $NAMESPACE against it too.
-var namespaceRE = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
+// validNamespace reports whether s is a namespace name (an RFC 1123
+// label): `^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`, which the script checks
+// $NAMESPACE against.
+func validNamespace(s string) bool {
+	if s == "" || len(s) > 63 || s[0] == '-' || s[len(s)-1] == '-' {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
+			return false
+		}
+	}
+	return true
+}
