@@ -74,8 +74,9 @@ func checkPrinted(v any, format string, objects int) error {
 	return nil
 }
 
-// listValueWithin is listValue, failing as soon as the objects' JSON goes
-// beyond MaxOutput (before the rest is read).
+// listValueWithin is the v1 List kubectl prints for several objects,
+// failing as soon as the objects' JSON goes beyond MaxOutput (before the
+// rest is read).
 func (x *execCtx) listValueWithin(objs []api.Object, format string) (any, error) {
 	total := 0
 	items := make([]any, 0, len(objs))
