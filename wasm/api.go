@@ -82,6 +82,13 @@ func (p *page) loading(f *funcs, inst *Instance) {
 		}
 		addr := session.Address{}
 		if attrs.Type() == js.TypeObject {
+			// A share or scenario that is not a string is a mistake to say,
+			// not a request for the default ({share: 42} opened it silently).
+			for _, name := range []string{"scenario", "share"} {
+				if v := attrs.Get(name); !v.IsUndefined() && !v.IsNull() && v.Type() != js.TypeString {
+					return nil, a.errorf("%s must be a string, not %s", name, typeName(v))
+				}
+			}
 			addr.Scenario = stringProp(attrs, "scenario")
 			addr.Share = stringProp(attrs, "share")
 			addr.HasShare = attrs.Get("share").Type() == js.TypeString

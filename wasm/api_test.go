@@ -191,6 +191,8 @@ func TestArgumentsAreChecked(t *testing.T) {
 		{name: "snapshot takes nothing", fn: "snapshot", args: []any{1}, want: "TypeError: snapshot: takes at most 0 arguments, got 1"},
 		{name: "mount needs a node", fn: "mount", args: []any{map[string]any{}}, want: "TypeError: mount: the element must be a DOM element or shadow root"},
 		{name: "open takes an object", fn: "open", args: []any{"x"}, want: `TypeError: open: the attributes must be an object, not the string "x"`},
+		{name: "open's share is a string", fn: "open", args: []any{map[string]any{"share": 42}}, want: `TypeError: open: share must be a string, not the number 42`},
+		{name: "open's scenario is a string", fn: "open", args: []any{map[string]any{"scenario": true}}, want: `TypeError: open: scenario must be a string, not boolean`},
 		{name: "fromFragment needs a string", fn: "fromFragment", args: []any{[]any{}}, want: "TypeError: fromFragment: the share payload must be a string, not an array"},
 	}
 	for _, tc := range tests {

@@ -11,6 +11,7 @@ import (
 
 	"converge/core/library"
 	"converge/core/session"
+	"converge/core/sim"
 	"converge/core/view"
 )
 
@@ -25,6 +26,11 @@ type sharePart struct {
 	// addressTimer holds back the address update after a change of time
 	// (addressLater).
 	addressTimer *time.Timer
+	// traceCancel cancels the trace download under way (downloadTrace).
+	traceCancel func()
+	// addressSaid is the simulation whose address was too large to write,
+	// once the page has said so (view.AddressTooLarge).
+	addressSaid *sim.Sim
 }
 
 // downloads are the Download menu's entries: key, label, what it is.
@@ -87,7 +93,12 @@ func newShare(a *app) *sharePart {
 			s.menuBtn.Focus()
 		}
 	})
-	a.ls.on(s.noteClose, "click", func(dom.Event) { s.note.setHidden(true) })
+	a.ls.on(s.noteClose, "click", func(dom.Event) {
+		s.note.setHidden(true)
+		if s.traceCancel != nil {
+			s.traceCancel()
+		}
+	})
 	a.ls.on(s.noteLink, "focus", func(dom.Event) { s.noteLink.Value.Call("select") })
 	return s
 }
@@ -167,13 +178,17 @@ func (a *app) saveTooLarge(l session.Link, sh session.Share) {
 // syncAddress writes the page's address for what it shows now (session.Link:
 // ?scenario=NAME or #s=SHARE, with &t=), so that a reload or a copied
 // address opens the same. A scenario too large for a link leaves the
-// address as it is (Share says why).
+// address as it is, and says so once (view.AddressTooLarge).
 func (a *app) syncAddress() {
 	if a.opts.Embed || a.inst.Sim == nil {
 		return
 	}
 	u, ok := a.inst.PageAddress(js.Global().Get("location").Get("pathname").String())
 	if !ok {
+		if msg := a.inst.AddressProblem(); msg != "" && a.shareBar.addressSaid != a.inst.Sim {
+			a.shareBar.addressSaid = a.inst.Sim
+			a.shareBar.say(msg, view.ToneBad, "")
+		}
 		return
 	}
 	if js.Global().Get("location").Get("href").String() != js.Global().Get("location").Get("origin").String()+u {
@@ -197,6 +212,10 @@ func (a *app) addressLater() {
 
 // download saves one of the downloads (see downloads) as a file.
 func (a *app) download(kind string) {
+	if kind == "jsonl" && a.inst.Sim != nil {
+		a.downloadTrace() // in slices, with progress and Cancel
+		return
+	}
 	f, ok, err := a.inst.Download(kind, a.focus)
 	switch {
 	case !ok:

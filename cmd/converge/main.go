@@ -79,14 +79,25 @@ type env struct {
 }
 
 // terminalSafe returns e with its standard output and error escaped
-// (terminalWriter), the raw ones kept as trace and progress, and the func
-// that flushes what the writers hold.
+// (terminalWriter) where they are a terminal, the raw ones kept as trace
+// and progress, and the func that flushes what the writers hold. Into a
+// file or a pipe the bytes go as they are (`converge unshare LINK >
+// f.yaml` writes the scenario's very bytes).
 func (e *env) terminalSafe() (*env, func()) {
-	out, errw := &terminalWriter{w: e.stdout}, &terminalWriter{w: e.stderr}
-	safe := &env{stdin: e.stdin, stdout: out, stderr: errw, trace: e.stdout, progress: e.stderr}
+	safe := &env{stdin: e.stdin, stdout: e.stdout, stderr: e.stderr, trace: e.stdout, progress: e.stderr}
+	var writers []*terminalWriter
+	if isTerminal(e.stdout) {
+		w := &terminalWriter{w: e.stdout}
+		safe.stdout, writers = w, append(writers, w)
+	}
+	if isTerminal(e.stderr) {
+		w := &terminalWriter{w: e.stderr}
+		safe.stderr, writers = w, append(writers, w)
+	}
 	return safe, func() {
-		out.Flush()
-		errw.Flush()
+		for _, w := range writers {
+			w.Flush()
+		}
 	}
 }
 

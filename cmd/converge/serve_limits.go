@@ -19,7 +19,9 @@ type serverLimits struct {
 	// request, write its answer (from the end of the headers), idle a
 	// kept-alive connection between requests.
 	readHeader, read, write, idle time.Duration
-	// maxHeader bounds a request's headers, in bytes.
+	// maxHeader bounds a request's headers (its request line included), in
+	// bytes: what a request may send, net/http's own 4 KiB of slack
+	// (bufio's, which http.Server adds to MaxHeaderBytes) included.
 	maxHeader int
 }
 
@@ -42,10 +44,15 @@ func newServer(h http.Handler, e *env, l serverLimits) *http.Server {
 		ReadTimeout:       l.read,
 		WriteTimeout:      l.write,
 		IdleTimeout:       l.idle,
-		MaxHeaderBytes:    l.maxHeader,
+		MaxHeaderBytes:    l.maxHeader - headerSlack,
 		ErrorLog:          log.New(e.stderr, "converge serve: ", 0),
 	}
 }
+
+// headerSlack is what net/http reads beyond MaxHeaderBytes before it
+// refuses headers (http.Server's initialReadLimitSize adds 4096 bytes of
+// bufio slop), so that maxHeader is what a request may really send.
+const headerSlack = 4 << 10
 
 // bindWarning is the warning for a listener that other machines can reach
 // (every interface, 0.0.0.0 or ::, or an address that is not loopback),

@@ -3,18 +3,36 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"unicode/utf8"
 )
 
-// Text that reaches the terminal is terminal-safe: a scenario's title, an
+// Text that reaches a terminal is terminal-safe: a scenario's title, an
 // annotation, a change-cause or an image may carry escape sequences (YAML's
 // "\e[2J"), which would clear the screen, retitle the window or forge
-// output. Every command's standard output and standard error go through a
-// terminalWriter (runWith sets it up), which shows control characters
-// escaped, as kubectl's printers do (cli-runtime's printers.EscapeTerminal
+// output. Every command's standard output and standard error, where it is
+// a terminal, go through a terminalWriter (runWith sets it up), which shows
+// control characters escaped, as kubectl's printers do (cli-runtime's printers.EscapeTerminal
 // writes ESC as ^[ and a carriage return as \r). Only the JSONL trace is
 // written unchanged (env.trace): JSON escapes control characters itself, and
 // its bytes are the page's. docs/cli.md describes the notation.
+
+// terminal is a writer that says whether it is a terminal (the tests'
+// stand-in for one).
+type terminal interface{ IsTerminal() bool }
+
+// isTerminal reports whether w is a terminal: a character device, such as
+// a tty, and not a file or a pipe.
+func isTerminal(w io.Writer) bool {
+	switch x := w.(type) {
+	case terminal:
+		return x.IsTerminal()
+	case *os.File:
+		fi, err := x.Stat()
+		return err == nil && fi.Mode()&os.ModeCharDevice != 0 && fi.Mode()&os.ModeDevice != 0
+	}
+	return false
+}
 
 // escapeTerminal returns s with every control character but newline and tab
 // shown escaped:

@@ -2,10 +2,16 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"converge/core/export"
+	"converge/core/scenario"
+	"converge/core/version"
 )
 
 func TestEscapeTerminal(t *testing.T) {
@@ -86,7 +92,7 @@ func TestTextOutputIsTerminalSafe(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			_, out, errOut := runCLI(t, tc.args...)
+			_, out, errOut := runTerminal(t, tc.args...)
 			for _, s := range []string{out, errOut} {
 				assert.NotContains(t, s, "\x1b", "no raw ESC")
 				assert.NotContains(t, s, "\a", "no raw BEL")
@@ -118,4 +124,55 @@ func FuzzTerminalWriter(f *testing.F) {
 		require.NoError(t, w.Flush())
 		require.Equal(t, escapeTerminal(s), b.String())
 	})
+}
+
+// fakeTerminal is a buffer that says it is a terminal.
+type fakeTerminal struct{ bytes.Buffer }
+
+func (*fakeTerminal) IsTerminal() bool { return true }
+
+// runTerminal is runCLI with standard output and error a terminal.
+func runTerminal(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut fakeTerminal
+	code = run(context.Background(), &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut}, args)
+	return code, out.String(), errOut.String()
+}
+
+// Into a file or a pipe the bytes go as they are; only a terminal gets them
+// escaped: `converge unshare LINK > f.yaml` of a scenario with CR line ends
+// writes its very bytes (valid YAML), and export-kubectl's script is the
+// same bytes as export.Kubectl's, its control characters quoted by the
+// script itself ($'\x1b').
+func TestFilesAndPipesGetTheExactBytes(t *testing.T) {
+	t.Parallel()
+	crlf := strings.ReplaceAll(goodScenario, "\n", "\r\n")
+	payload, err := scenario.EncodeShare([]byte(crlf))
+	require.NoError(t, err)
+	code, out, errOut := runCLI(t, "unshare", "https://example.com/#s="+payload)
+	require.Equal(t, exitOK, code, errOut)
+	assert.Equal(t, crlf, out, "the very bytes into a file")
+	_, probs := scenario.Parse([]byte(out), "f.yaml")
+	assert.False(t, probs.HasErrors(), "%v", probs)
+	_, onTTY, _ := runTerminal(t, "unshare", "https://example.com/#s="+payload)
+	assert.Equal(t, crlf, onTTY, "a CR before a newline is a line end on a terminal too")
+
+	lone := strings.Replace(goodScenario, "\n", "\r", 1)
+	payload, err = scenario.EncodeShare([]byte(lone))
+	require.NoError(t, err)
+	_, out, _ = runCLI(t, "unshare", payload)
+	assert.Equal(t, lone, out)
+	_, onTTY, _ = runTerminal(t, "unshare", payload)
+	assert.Contains(t, onTTY, `\r`, "a lone CR is escaped on a terminal")
+
+	f := writeFile(t, "esc.yaml", escapes+"steps:\n- at: 1s\n  kubectl: \"annotate deployment/web 'x=\\e[2J\\a'\"\n")
+	code, script, errOut := runCLI(t, "export-kubectl", f)
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, script, `annotate deployment/web $'x=\x1b[2J\x07'`)
+	assert.NotContains(t, script, "^[[", "nothing rewritten")
+	scn, probs := scenario.Parse([]byte(escapes+"steps:\n- at: 1s\n  kubectl: \"annotate deployment/web 'x=\\e[2J\\a'\"\n"), "esc.yaml")
+	require.False(t, probs.HasErrors())
+	want, err := export.Kubectl(scn, export.KubectlOptions{File: "esc.yaml", Version: version.Version})
+	require.NoError(t, err)
+	assert.Equal(t, string(want), script, "export-kubectl writes export.Kubectl's bytes")
 }

@@ -51,14 +51,11 @@ const KindCluster = "converge"
 // It exits 0 when every expect held, 1 when one did not and 2 when it
 // could not start. The script is the same bytes for the same scenario.
 func Kubectl(scn *scenario.Scenario, opts KubectlOptions) ([]byte, error) {
-	g := &script{scn: scn, file: opts.File, pods: declaredPods(scn)}
+	g := &script{scn: scn, file: opts.File, pods: declaredPods(scn), taints: map[string]bool{}}
 	if g.file == "" {
 		g.file = scn.Name + ".yaml"
 	}
-	g.header(opts.Version)
-	g.settings()
-	g.b.WriteString(helpers)
-	g.b.WriteString(begin)
+	// The steps first, to count what the header says about them.
 	if err := g.objects(); err != nil {
 		return nil, err
 	}
@@ -67,6 +64,21 @@ func Kubectl(scn *scenario.Scenario, opts KubectlOptions) ([]byte, error) {
 			return nil, err
 		}
 	}
+	body := g.b.String()
+	g.b.Reset()
+	g.header(opts.Version)
+	g.settings()
+	g.b.WriteString(helpers)
+	g.b.WriteString(begin)
+	if g.nodeSteps > 0 {
+		vars := make([]string, len(scn.Cluster.Nodes))
+		for i := range vars {
+			vars[i] = "$NODE_" + strconv.Itoa(i+1)
+		}
+		g.b.WriteString(strings.ReplaceAll(nodeStepsBanner, "${nodes[*]}", strings.Join(vars, " ")))
+	}
+	g.b.WriteString(confirm)
+	g.b.WriteString(body)
 	g.b.WriteString(epilogue)
 	return []byte(g.b.String()), nil
 }
@@ -81,13 +93,18 @@ type script struct {
 	pods map[string]bool
 	// at is the second of the last `at` written; -1 before the first.
 	at int64
+	// leftOuts counts the steps the policy leaves out, nodeSteps those it
+	// runs only with CONVERGE_NODE_STEPS=1 (policy.go).
+	leftOuts, nodeSteps int
+	// taints are the node taints (NODE, NUL, KEY) that node steps add.
+	taints map[string]bool
 }
 
 func (g *script) line(s string) { g.b.WriteString(s + "\n") }
 
 // comment writes each line of text as a comment.
 func (g *script) comment(text string) {
-	for _, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+	for _, l := range strings.Split(strings.TrimRight(visible(text), "\n"), "\n") {
 		g.line(strings.TrimRight("# "+l, " "))
 	}
 }
@@ -125,14 +142,15 @@ A kind cluster with the scenario's %d nodes as workers:
 	}
 	g.comment(fmt.Sprintf(`  EOF
 
-Then: bash %s   (NAMESPACE=NAME chooses the namespace, default converge-%s)
+Then: bash %s   (NAMESPACE=NAME chooses the namespace, default %s)
 
-The scenario's nodes are the cluster's worker nodes (set NODE_1... to others):`, strings.TrimSuffix(path.Base(g.file), ".yaml")+".sh", scn.Name))
+The scenario's nodes are the cluster's worker nodes (set NODE_1... to others):`, strings.TrimSuffix(path.Base(g.file), ".yaml")+".sh", namespaceLabel(scn.Name)))
 	for i, n := range scn.Cluster.Nodes {
 		g.comment(fmt.Sprintf("  %s is $NODE_%d (default %s)", n.Name, i+1, kindWorker(i)))
 	}
 	g.capacity()
 	g.images()
+	g.policy()
 	g.comment(`
 Pod and ReplicaSet names are the simulation's; a real cluster chooses its own,
 so a step or expect that names a pod uses the cluster's pod with the same
@@ -141,6 +159,31 @@ prefix (see pod below).
 Exit status: 0 when every expect held, 1 when one did not, 2 when the replay
 could not start.`)
 	g.line("")
+}
+
+// policy says what the replay runs and what it leaves out (policy.go).
+func (g *script) policy() {
+	g.comment(`
+Before it changes anything the script prints kubectl's current context and
+cluster and asks to go on (CONVERGE_YES=1 answers yes; without a terminal and
+without it, the script stops). It acts only inside its namespace, on the kinds
+Converge models, and reads no local file or URL.`)
+	if g.leftOuts > 0 {
+		g.comment(fmt.Sprintf("It leaves out %s that would act beyond its namespace or that\nConverge does not simulate (each is a LEFT OUT comment below).", plural(g.leftOuts, "step")))
+	}
+	if g.nodeSteps > 0 {
+		g.comment(fmt.Sprintf(`It runs %s on the scenario's nodes (cordon, uncordon, drain, taint) only
+with CONVERGE_NODE_STEPS=1, off by default; then it puts back each node's
+schedulability and removes the taints it added when it exits. A drain evicts
+the pods of every namespace from the node; they are not put back.`, plural(g.nodeSteps, "step")))
+	}
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
 }
 
 // capacity says what the simulated nodes hold.
@@ -234,7 +277,8 @@ func (g *script) settings() {
 	g.line("export LC_ALL=C")
 	g.line("")
 	g.line("scenario_file=" + shQuote(g.file))
-	g.line(`namespace=${NAMESPACE:-` + shQuote("converge-"+g.scn.Name) + `}`)
+	g.line(`namespace=${NAMESPACE:-` + shQuote(namespaceLabel(g.scn.Name)) + `}`)
+	g.line(`node_steps=${CONVERGE_NODE_STEPS:-0}`)
 	g.line(`expect_wait=${EXPECT_WAIT:-0}`)
 	for i := range g.scn.Cluster.Nodes {
 		v := "NODE_" + strconv.Itoa(i+1)
@@ -247,15 +291,23 @@ func (g *script) settings() {
 func (g *script) objects() error {
 	g.at = 0
 	g.line("# t=0: the scenario's objects")
-	if len(g.scn.Objects) == 0 {
+	var docs []manifest.Doc
+	for _, d := range g.scn.Objects {
+		if why := judgeObject(d); why != "" {
+			g.leftOut("the object "+ref(d.Object), why)
+			continue
+		}
+		docs = append(docs, d)
+	}
+	if len(docs) == 0 {
 		return nil
 	}
-	body, err := manifests(g.scn.Objects)
+	body, err := manifests(docs)
 	if err != nil {
 		return err
 	}
-	refs := make([]string, len(g.scn.Objects))
-	for i, d := range g.scn.Objects {
+	refs := make([]string, len(docs))
+	for i, d := range docs {
 		refs[i] = ref(d.Object)
 	}
 	g.line("objects " + shQuote("apply "+strings.Join(refs, ", ")) + " " + heredoc(body))

@@ -44,22 +44,43 @@ printf 'sleep %s\n' "$1" >> "$FAKE_LOG"
 `
 
 // replay runs script with the fake kubectl and sleep and the given rules,
-// and returns its exit status, output, error output and the calls' log.
+// and CONVERGE_YES=1, and returns its exit status, output, error output and
+// the calls' log.
 func replay(t *testing.T, script []byte, rules []string) (code int, stdout, stderr, log string) {
 	t.Helper()
-	bash := bashPath(t)
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "bin")
+	return replayEnv(t, script, rules, []string{"CONVERGE_YES=1"})
+}
+
+// fakeBin is a folder with the fake kubectl and sleep.
+func fakeBin(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "bin")
 	require.NoError(t, os.Mkdir(bin, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(bin, "kubectl"), []byte(fakeKubectl), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(bin, "sleep"), []byte(fakeSleep), 0o755))
+	return bin
+}
+
+// replayEnv is replay with env added to the script's environment (and no
+// CONVERGE_YES unless env has it), its standard input empty (no terminal),
+// in a folder of its own which must stay empty: a file there means a word
+// of the script was expanded by the shell.
+func replayEnv(t *testing.T, script []byte, rules, env []string) (code int, stdout, stderr, log string) {
+	t.Helper()
+	bash := bashPath(t)
+	dir := t.TempDir()
+	bin := fakeBin(t)
+	work := filepath.Join(dir, "work")
+	require.NoError(t, os.Mkdir(work, 0o755))
 	file := filepath.Join(dir, "replay.sh")
 	require.NoError(t, os.WriteFile(file, script, 0o755))
 	rulesFile := filepath.Join(dir, "rules")
 	require.NoError(t, os.WriteFile(rulesFile, []byte(strings.Join(rules, "\n")+"\n"), 0o644))
 	logFile := filepath.Join(dir, "log")
 	cmd := exec.Command(bash, file)
-	cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "FAKE_LOG="+logFile, "FAKE_RULES="+rulesFile, "NAMESPACE=replay-test")
+	cmd.Dir = work
+	cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "FAKE_LOG="+logFile, "FAKE_RULES="+rulesFile, "NAMESPACE=replay-test", "CONVERGE_YES=", "CONVERGE_NODE_STEPS=")
+	cmd.Env = append(cmd.Env, env...)
 	var out, errOut strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err := cmd.Run()
@@ -69,6 +90,9 @@ func replay(t *testing.T, script []byte, rules []string) (code int, stdout, stde
 	} else {
 		require.NoError(t, err)
 	}
+	left, err := os.ReadDir(work)
+	require.NoError(t, err)
+	assert.Empty(t, left, "the script made files: a word was expanded")
 	data, _ := os.ReadFile(logFile)
 	return code, out.String(), errOut.String(), string(data)
 }
@@ -99,9 +123,11 @@ func TestKubectlReplayOfBasicLoop(t *testing.T) {
 	assert.Equal(t, 1, code, "two expects miss: exit 1\nstdout:\n%s\nstderr:\n%s", stdout, stderr)
 	calls := strings.Split(strings.TrimSpace(log), "\n")
 	require.GreaterOrEqual(t, len(calls), 5, log)
-	assert.Equal(t, "kubectl get namespace replay-test", calls[0])
-	assert.Equal(t, "kubectl create namespace replay-test", calls[1])
-	assert.Equal(t, "kubectl --namespace replay-test apply -f -", calls[2])
+	assert.Equal(t, "kubectl config current-context", calls[0])
+	assert.Equal(t, "kubectl config view --minify -o jsonpath={.clusters[0].name} at {.clusters[0].cluster.server}", calls[1])
+	assert.Equal(t, "kubectl get namespace replay-test", calls[2])
+	assert.Equal(t, "kubectl create namespace replay-test", calls[3])
+	assert.Equal(t, "kubectl --namespace replay-test apply -f -", calls[4])
 	assert.Contains(t, log, "  | kind: Deployment\n  | metadata:\n  |   labels:\n  |     app: web\n  |   name: web\n")
 	var sleeps []int
 	for _, c := range calls {

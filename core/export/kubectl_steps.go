@@ -32,21 +32,78 @@ func (g *script) step(st scenario.Step) error {
 }
 
 // kubectlStep runs a kubectl step, with the scenario's node names and the
-// simulation's pod names turned into the cluster's.
+// simulation's pod names turned into the cluster's, if the policy lets it
+// (policy.go): else it is a comment that says why, or a node step that runs
+// only with CONVERGE_NODE_STEPS=1.
 func (g *script) kubectlStep(st scenario.Step) {
 	cmd, err := kubectl.Parse(st.Kubectl)
 	if err != nil {
 		// The scenario's load checks kubectl steps, so only a line that is
-		// kubectl's own help gets here: run it as written.
-		words, _ := kubectl.Split(st.Kubectl)
-		g.runWords(st, quoteAll(words))
+		// kubectl's own help gets here.
+		g.leftOut("kubectl "+st.Kubectl, "it is not a command Converge simulates")
+		return
+	}
+	v, why := g.judgeCommand(cmd)
+	if v == leaveOut {
+		g.leftOut("kubectl "+st.Kubectl, why)
 		return
 	}
 	words, notes := g.commandWords(cmd)
 	for _, n := range notes {
 		g.comment(n)
 	}
+	if v == nodeOptIn {
+		g.nodeStep(st, cmd, words)
+		return
+	}
 	g.runWords(st, words)
+}
+
+// leftOut writes a step the replay leaves out: a comment with why, and a
+// line printed at its second.
+func (g *script) leftOut(step, why string) {
+	g.leftOuts++
+	g.comment("LEFT OUT: " + step + "\n(" + why + ")")
+	g.line("note " + shQuote(oneLine(step)+": left out: "+why))
+}
+
+// nodeStep writes a cordon, uncordon, drain or taint of the scenario's
+// nodes: node_step runs it only with CONVERGE_NODE_STEPS=1, after it has
+// noted what to put back on exit (each node's schedulability, each taint
+// the step adds).
+func (g *script) nodeStep(st scenario.Step, cmd *kubectl.Command, words []string) {
+	g.nodeSteps++
+	var before []string
+	nodes, specs := cmd.Args, []string(nil)
+	if cmd.Path[0] == "taint" {
+		nodes = nil
+		for _, a := range cmd.Args[1:] {
+			if len(specs) > 0 || strings.ContainsAny(a, "=:") || strings.HasSuffix(a, "-") {
+				specs = append(specs, a)
+				continue
+			}
+			nodes = append(nodes, a)
+		}
+	}
+	for _, n := range nodes {
+		node := "$NODE_" + strconv.Itoa(g.nodeIndex(n)+1)
+		if cmd.Path[0] != "taint" {
+			before = append(before, `"node:`+node+`"`)
+			continue
+		}
+		for _, spec := range specs {
+			if strings.HasSuffix(spec, "-") {
+				continue
+			}
+			g.taints[n+"\x00"+taintKey(spec)] = true
+			undo := taintKey(spec)
+			if e := taintEffect(spec); e != "" {
+				undo += ":" + e
+			}
+			before = append(before, `"untaint:`+node+`:`+dqEscape(undo)+`-"`)
+		}
+	}
+	g.line("node_step " + shQuote(st.Kubectl) + " " + strings.Join(append(before, "--"), " ") + " " + strings.Join(words, " "))
 }
 
 func (g *script) runWords(st scenario.Step, words []string) {
@@ -59,6 +116,12 @@ func (g *script) runWords(st scenario.Step, words []string) {
 }
 
 func (g *script) applyStep(st scenario.Step) error {
+	for _, d := range st.Apply {
+		if why := judgeObject(d); why != "" {
+			g.leftOut(st.Action(), why)
+			return nil
+		}
+	}
 	body, err := manifests(st.Apply)
 	if err != nil {
 		return err

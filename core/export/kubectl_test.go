@@ -110,7 +110,7 @@ steps:
 		"scenario_file=dir/two.yaml\n",
 		"namespace=${NAMESPACE:-converge-two}\n",
 		"NODE_2=${NODE_2:-converge-worker2}\n",
-		"\nat 5\nstep 'cordon b' cordon \"$NODE_2\"\n",
+		"\nat 5\nnode_step 'cordon b' \"node:$NODE_2\" -- cordon \"$NODE_2\"\n",
 	} {
 		assert.Contains(t, s, want)
 	}
@@ -144,10 +144,10 @@ steps:
 	require.NoError(t, err)
 	s := string(out)
 	for _, want := range []string{
-		`step 'drain node-2 --ignore-daemonsets' drain "$NODE_2" --ignore-daemonsets=true`,
+		`node_step 'drain node-2 --ignore-daemonsets' "node:$NODE_2" -- drain "$NODE_2" --ignore-daemonsets=true`,
 		`step 'get node node-1 -o wide' get node "$NODE_1" --output=wide`,
 		`step 'describe no/node-3' describe "no/$NODE_3"`,
-		`step 'label node node-1 disk=ssd' label node "$NODE_1" disk=ssd`,
+		"# LEFT OUT: kubectl label node node-1 disk=ssd\n# (it changes nodes, which are outside the replay's namespace)",
 		`step 'delete pod web-79d8c5cd98-x7k2p' delete pod "$(pod web-79d8c5cd98-x7k2p)"`,
 		`step 'delete pod/solo' delete pod/solo`,
 		`step 'rollout status deployment/web' rollout status deployment/web --watch=false`,

@@ -8,6 +8,9 @@ const helpers = `command -v kubectl >/dev/null || { echo "kubectl is not on PATH
 
 start=$SECONDS
 now=0
+saved_nodes=()
+saved_unschedulable=()
+untaints=()
 passed=0
 failed=0
 number_re='^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$'
@@ -152,6 +155,59 @@ fault() {
   say "FAULT $1: cause it by hand now: $2"
 }
 
+# node_step TEXT [node:NODE|untaint:NODE:TAINT-]... -- ARGS...: a step on
+# the scenario's nodes, run only with CONVERGE_NODE_STEPS=1. Before it runs,
+# it notes each node's schedulability and each taint it adds, which
+# restore_nodes puts back on exit.
+node_step() {
+  local text=$1 w
+  shift
+  if [[ $node_steps != 1 ]]; then
+    say "SKIP kubectl $text: a step on a node (CONVERGE_NODE_STEPS=1 runs it)"
+    return
+  fi
+  while [[ $1 != -- ]]; do
+    w=$1
+    shift
+    case $w in
+    node:*) remember_node "${w#node:}" ;;
+    untaint:*) untaints+=("${w#untaint:}") ;;
+    esac
+  done
+  shift
+  step "$text" "$@"
+}
+
+# remember_node NODE: notes NODE's .spec.unschedulable, once.
+remember_node() {
+  local n
+  for n in ${saved_nodes[@]+"${saved_nodes[@]}"}; do
+    if [[ $n == "$1" ]]; then return; fi
+  done
+  saved_nodes+=("$1")
+  saved_unschedulable+=("$(kubectl get node "$1" -o 'jsonpath={.spec.unschedulable}' 2>/dev/null || true)")
+}
+
+# restore_nodes: on exit, removes the taints the node steps added and puts
+# back each node's schedulability.
+restore_nodes() {
+  local i spec
+  for (( i = ${#untaints[@]} - 1; i >= 0; i-- )); do
+    spec=${untaints[i]}
+    kubectl taint nodes "${spec%%:*}" "${spec#*:}" >/dev/null 2>&1 || true
+    echo "restored: the taint ${spec#*:} is off ${spec%%:*}"
+  done
+  for (( i = 0; i < ${#saved_nodes[@]}; i++ )); do
+    if [[ ${saved_unschedulable[i]} == true ]]; then
+      kubectl cordon "${saved_nodes[i]}" >/dev/null 2>&1 || true
+      echo "restored: ${saved_nodes[i]} is cordoned, as it was"
+    else
+      kubectl uncordon "${saved_nodes[i]}" >/dev/null 2>&1 || true
+      echo "restored: ${saved_nodes[i]} is schedulable, as it was"
+    fi
+  done
+}
+
 # note TEXT: a step the replay cannot run (see the comment above it).
 note() { say "NOTE $1"; }
 
@@ -177,12 +233,46 @@ pod() {
 }
 `
 
-// begin makes the replay's namespace and starts its clock.
+// begin checks the namespace, says which cluster kubectl points at and
+// makes sure the namespace is new.
 const begin = `
+namespace_re='^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$'
+if ! [[ $namespace =~ $namespace_re ]]; then
+  echo "NAMESPACE=$namespace is not a namespace name (lower-case letters, digits and -, at most 63)" >&2
+  exit 2
+fi
+context=$(kubectl config current-context 2>/dev/null) || context=
+cluster=$(kubectl config view --minify -o 'jsonpath={.clusters[0].name} at {.clusters[0].cluster.server}' 2>/dev/null) || cluster=
+echo "kubectl's current context: ${context:-(none)}; its cluster: ${cluster:-(unknown)}"
 if kubectl get namespace "$namespace" >/dev/null 2>&1; then
   echo "the namespace $namespace exists already: delete it (kubectl delete namespace $namespace) or set NAMESPACE" >&2
   exit 2
 fi
+echo "The replay of $scenario_file creates the namespace $namespace and acts only inside it."
+`
+
+// nodeStepsBanner says whether the node steps run.
+const nodeStepsBanner = `if [[ $node_steps == 1 ]]; then
+  echo "CONVERGE_NODE_STEPS=1: it also cordons, drains or taints the scenario's nodes (${nodes[*]}), and puts them back on exit."
+else
+  echo "CONVERGE_NODE_STEPS is off: it skips the steps on the scenario's nodes (cordon, drain, taint)."
+fi
+`
+
+// confirm asks before the first change, and starts the clock.
+const confirm = `if [[ ${CONVERGE_YES:-} != 1 ]]; then
+  if ! [[ -t 0 ]]; then
+    echo "nothing changed: with no terminal to ask on, set CONVERGE_YES=1 to replay on this cluster" >&2
+    exit 2
+  fi
+  answer=
+  read -r -p "Replay on this cluster? [y/N] " answer || true
+  if [[ $answer != [yY]* ]]; then
+    echo "nothing changed" >&2
+    exit 2
+  fi
+fi
+trap restore_nodes EXIT
 kubectl create namespace "$namespace" >/dev/null || exit 2
 echo "Replaying $scenario_file in the namespace $namespace"
 start=$SECONDS

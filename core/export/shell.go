@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"converge/core/scenario"
 )
@@ -18,11 +20,93 @@ import (
 //	app=web        → app=web
 //	{"a": 1}       → '{"a": 1}'
 //	it's           → 'it'\''s'
+//
+// A word that holds a control character, a Unicode format character (the
+// bidi overrides among them) or bytes that are not UTF-8 is written in
+// bash's ANSI-C quotes instead, each such byte as \xHH, so that the script
+// holds no raw escape sequence (which `cat replay.sh` would run in the
+// terminal) and reads as it runs, yet the word is the very bytes:
+//
+//	a<ESC>[2Jb     → $'a\x1b[2Jb'
 func shQuote(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool { return !isPlainShellRune(r) }) < 0 {
 		return s
 	}
+	if hasHidden(s) {
+		return ansiQuote(s)
+	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// hidden reports whether r is not shown as itself: a control character, a
+// format character (bidi overrides, zero-width ones), a separator other
+// than the space, or the mark of bytes that are not UTF-8. Tab and newline
+// are shown as themselves.
+func hidden(r rune) bool {
+	if r == '\t' || r == '\n' {
+		return false
+	}
+	return r == utf8.RuneError || !unicode.IsPrint(r) && r != ' '
+}
+
+func hasHidden(s string) bool {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if hidden(r) {
+			return true
+		}
+		i += size
+	}
+	return false
+}
+
+// ansiQuote is s in bash's $'...' quotes: a hidden character's bytes as
+// \xHH, a backslash and a quote escaped, the rest as it is.
+func ansiQuote(s string) string {
+	var b strings.Builder
+	b.WriteString("$'")
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == '\\' || r == '\'':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case hidden(r):
+			for _, c := range []byte(s[i : i+size]) {
+				fmt.Fprintf(&b, `\x%02x`, c)
+			}
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	b.WriteString("'")
+	return b.String()
+}
+
+// visible is s with each hidden character written as \xHH per byte, for the
+// script's comments, where it means nothing to bash but could to a terminal.
+func visible(s string) string {
+	if !hasHidden(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if hidden(r) && r != '\n' {
+			for _, c := range []byte(s[i : i+size]) {
+				fmt.Fprintf(&b, `\x%02x`, c)
+			}
+		} else {
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
 }
 
 // isPlainShellRune reports whether r needs no quoting anywhere in a word.

@@ -20,6 +20,8 @@ func TestShQuoteRoundTripsThroughBash(t *testing.T) {
 		"web", "app=web", "deployment/web", "--replicas=5", "", " ", "it's", `"quoted"`, "$HOME", "`id`", "$(id)",
 		`back\slash`, "a\tb", "new\nline", "!event", "*", "?", "[a]", "~", "#not-a-comment", "x;y", "a|b", "a&b", "{a,b}",
 		`{"spec":{"paused":true}}`, "ünïcødé", "'", "''",
+		"a\x1b[2Jb", "cr\r\nlf", "bell\a", "rlo\u202egnp.exe", "zero\u200bwidth", "c1\u009b31m", "del\x7f", "not utf-8 \xff\xfe",
+		"both ' and \\ and \x1b",
 	}
 	var script strings.Builder
 	for _, w := range words {
@@ -29,6 +31,28 @@ func TestShQuoteRoundTripsThroughBash(t *testing.T) {
 	require.NoError(t, err)
 	got := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
 	assert.Equal(t, words, got)
+}
+
+// A word with a control or format character is written in $'...' with the
+// character as \xHH: the script holds no raw escape sequence, bidi override
+// or carriage return, which a terminal or an editor would act on.
+func TestShQuoteShowsHiddenCharacters(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want string }{
+		{"a\x1b[2Jb", `$'a\x1b[2Jb'`},
+		{"cr\r\n", `$'cr\x0d\n'`},
+		{"rlo\u202eexe", `$'rlo\xe2\x80\xaeexe'`},
+		{"it's \a", `$'it\'s \x07'`},
+		{"tab\tonly", "'tab\tonly'"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.want, func(t *testing.T) {
+			t.Parallel()
+			got := shQuote(tc.in)
+			assert.Equal(t, tc.want, got)
+			assert.False(t, hasHidden(got), "the quoted word shows every character")
+		})
+	}
 }
 
 func TestShQuoteLeavesPlainWordsBare(t *testing.T) {

@@ -28,6 +28,10 @@ func runDescribe(x *execCtx) error {
 			x.printf("\n\n")
 		}
 		x.out.WriteString(x.describe(in))
+		if x.out.Len() > MaxOutput {
+			x.out.Reset()
+			return outputTooLarge("describe", len(sl.infos))
+		}
 	}
 	if len(sl.infos) == 0 && len(sl.errs) == 0 {
 		if sl.allNS {

@@ -31,7 +31,9 @@ func runGet(x *execCtx) error {
 	}
 	switch format {
 	case outputYAML, outputJSON:
-		x.printGeneric(sl.infos, sl.named && len(sl.targets) == 1 && len(sl.errs) == 0, format)
+		if err := x.printGeneric(sl.infos, sl.named && len(sl.targets) == 1 && len(sl.errs) == 0, format); err != nil {
+			return err
+		}
 	case outputName:
 		for _, in := range sl.infos {
 			x.printf("%s\n", ref(in.rt, in.name()))
@@ -47,16 +49,27 @@ func runGet(x *execCtx) error {
 
 // printGeneric prints -o yaml|json: one object as itself, anything else as a
 // List.
-func (x *execCtx) printGeneric(infos []info, single bool, format string) {
+//
+// What it would print beyond MaxOutput is an error instead (budget.go).
+func (x *execCtx) printGeneric(infos []info, single bool, format string) error {
 	if single && len(infos) == 1 {
-		x.out.WriteString(formatValue(x.printValue(infos[0].obj), format))
-		return
+		v := x.printValue(infos[0].obj)
+		if err := checkPrinted(v, format, 1); err != nil {
+			return err
+		}
+		x.out.WriteString(formatValue(v, format))
+		return nil
 	}
 	objs := make([]api.Object, len(infos))
 	for i, in := range infos {
 		objs[i] = in.obj
 	}
-	x.out.WriteString(formatValue(x.listValue(objs), format))
+	v, err := x.listValueWithin(objs, format)
+	if err != nil {
+		return err
+	}
+	x.out.WriteString(formatValue(v, format))
+	return nil
 }
 
 // printTables prints one table per run of objects of the same type, with a

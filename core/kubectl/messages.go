@@ -121,6 +121,7 @@ const (
 	msgPatchRequired     = "must specify --patch or --patch-file containing the contents of the patch"
 	msgPatchType         = "--type must be one of [json merge strategic], not %q"
 	msgPatchParse        = "unable to parse %q: %v"
+	msgPatchTooDeep      = "the patch nests more than %d levels down, the limit of a document in Converge (a simulation limit, not a Kubernetes one)"
 	msgPatchFileUnsup    = "--patch-file reads a local file, which Converge cannot do; use --patch"
 	msgPatchJSONOp       = "Unexpected kind: %s"
 	msgPatchJSONPath     = "jsonpatch %s operation does not apply: doc is missing path: %q"

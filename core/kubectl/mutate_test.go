@@ -1,6 +1,7 @@
 package kubectl
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -227,6 +228,10 @@ func TestPatch(t *testing.T) {
 			"Error from server (BadRequest): json: cannot unmarshal object into Go value of type jsonpatch.Patch"}}, nil},
 		{"bad type", []step{{`patch deploy web --type=apply -p '{}'`, "", `error: --type must be one of [json merge strategic], not "apply"`}}, nil},
 		{"no patch", []step{{"patch deploy web", "", "error: " + msgPatchRequired}}, nil},
+		{"nested beyond the limit of a document", []step{{`patch deploy web --type=merge -p '{"spec":{"template":{"spec":{"affinity":` + strings.Repeat(`{"a":`, 100) + `1` + strings.Repeat(`}`, 100) + `}}}}'`,
+			"", "error: the patch nests more than 100 levels down, the limit of a document in Converge (a simulation limit, not a Kubernetes one)"}}, func(t *testing.T, d *api.Deployment) {
+			assert.Empty(t, d.Spec.Template.Spec.Affinity, "nothing changed")
+		}},
 		{"unparsable", []step{{`patch deploy web -p '{"a":'`, "", `error: unable to parse "{\"a\":": yaml: line 1: did not find expected node content`}}, nil},
 		{"wrong type of field", []step{{`patch deploy web --type=merge -p '{"spec":{"replicas":"x"}}'`, "",
 			"Error from server (BadRequest): Deployment in version \"v1\" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32"}}, nil},

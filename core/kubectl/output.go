@@ -74,16 +74,6 @@ func (x *execCtx) printValue(obj api.Object) any {
 	return v
 }
 
-// listValue is the v1 List kubectl prints for several objects.
-func (x *execCtx) listValue(objs []api.Object) any {
-	items := make([]any, 0, len(objs))
-	for _, o := range objs {
-		items = append(items, x.printValue(o))
-	}
-	return map[string]any{"apiVersion": "v1", "items": items, "kind": "List",
-		"metadata": map[string]any{"resourceVersion": ""}}
-}
-
 // formatValue prints a value as -o yaml or -o json does.
 func formatValue(v any, format string) string {
 	if format == outputJSON {

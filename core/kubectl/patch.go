@@ -9,6 +9,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"converge/core/api"
+	document "converge/core/manifest"
 	"converge/core/store"
 )
 
@@ -28,6 +29,9 @@ func runPatch(x *execCtx) error {
 	patch, err := patchJSON(c.str("patch"))
 	if err != nil {
 		return &plainError{msg: fmt.Sprintf(msgPatchParse, c.str("patch"), err)}
+	}
+	if document.ValueTooDeep(patch) {
+		return &plainError{msg: fmt.Sprintf(msgPatchTooDeep, document.MaxDepth)}
 	}
 	targets, _, err := x.targetsFromArgsOrFiles(c.Args)
 	if err != nil {

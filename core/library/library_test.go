@@ -242,6 +242,21 @@ func TestBadNamesAreRefusedEverywhere(t *testing.T) {
 	})
 }
 
+// Names that would hide or reorder text are refused: a right-to-left
+// override, zero-width and other format characters, line separators.
+func TestCheckNameRefusesInvisibleCharacters(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"evil\u202eLMY.exe", "a\u200bb", "a\u200db", "\ufeffbom", "a\u2066b\u2069", "a\u061cb", "a\u2028b", "a\u2029b"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			err := CheckName(name)
+			require.ErrorIs(t, err, ErrInvalidName)
+			assert.Contains(t, err.Error(), "a name may not contain invisible or direction-changing characters (U+")
+		})
+	}
+	assert.NoError(t, CheckName("déjà vu ✓ 日本"), "visible letters and symbols are fine")
+}
+
 func TestSanitizeNameMakesValidNames(t *testing.T) {
 	t.Parallel()
 	tests := []struct{ in, want string }{
@@ -255,6 +270,10 @@ func TestSanitizeNameMakesValidNames(t *testing.T) {
 		{"...", "scenario"},
 		{strings.Repeat("x", 100), strings.Repeat("x", 64)},
 		{"\xffbad", "-bad"},
+		{"evil\u202eLMY.exe", "evilLMY.exe"},
+		{"zero\u200bwidth\ufeff", "zerowidth"},
+		{"iso\u2067late\u2069", "isolate"},
+		{"line\u2028sep", "linesep"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.in, func(t *testing.T) {

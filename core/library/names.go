@@ -16,7 +16,8 @@ const MaxNameLength = 64
 const forbiddenInNames = `/\:*?"<>|`
 
 // CheckName reports whether name may name a saved scenario: 1 to 64
-// characters of valid UTF-8, no control characters, none of / \ : * ? " <
+// characters of valid UTF-8, no control characters, no invisible or
+// direction-changing ones (invisible), none of / \ : * ? " <
 // > |, no blank at either end and no dot at the start (so no "." or "..",
 // and nothing that reads as a path). Its errors wrap ErrInvalidName and say
 // what is wrong:
@@ -44,6 +45,9 @@ func CheckName(name string) error {
 		if unicode.IsControl(r) || r == utf8.RuneError {
 			return bad("a name may not contain control characters")
 		}
+		if invisible(r) {
+			return bad("a name may not contain invisible or direction-changing characters (%U)", r)
+		}
 		if strings.ContainsRune(forbiddenInNames, r) {
 			return bad("a name may not contain %q", string(r))
 		}
@@ -51,9 +55,18 @@ func CheckName(name string) error {
 	return nil
 }
 
+// invisible reports whether r is not seen, or changes how the text around
+// it is seen: a format character (the bidi overrides and isolates such as
+// U+202E RIGHT-TO-LEFT OVERRIDE, which would show "evil\u202eLMY.exe" as
+// "evilexe.YML"; zero-width spaces and joiners; the BOM) or a line or
+// paragraph separator.
+func invisible(r rune) bool {
+	return unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)
+}
+
 // SanitizeName makes a valid name of s (a file name, a scenario's name):
 // without a .yaml or .yml ending, with each forbidden or control character
-// as "-", blanks collapsed, no leading dots, at most MaxNameLength
+// as "-", invisible ones dropped, blanks collapsed, no leading dots, at most MaxNameLength
 // characters; "scenario" when nothing is left.
 func SanitizeName(s string) string {
 	s = strings.ToValidUTF8(s, "-")
@@ -61,6 +74,9 @@ func SanitizeName(s string) string {
 		s = strings.TrimSuffix(s, ext)
 	}
 	s = strings.Map(func(r rune) rune {
+		if invisible(r) {
+			return -1
+		}
 		if unicode.IsControl(r) || strings.ContainsRune(forbiddenInNames, r) {
 			return '-'
 		}

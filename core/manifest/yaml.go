@@ -28,7 +28,9 @@ const MaxFileSize = 4 << 20
 // error's line. So does a document whose aliases would expand the stream
 // beyond MaxFileSize: the stream's own bytes and what its aliases add, in
 // bytes (aliasBudget), are checked as each document is read, before
-// anything is expanded, and the problem is at the alias that goes over.
+// anything is expanded, and the problem is at the alias that goes over; and
+// so does a document nested deeper than MaxDepth (depthCheck), at the first
+// node beyond it.
 func ParseDocuments(data []byte, file string) ([]*yaml.Node, Problems) {
 	return parseDocuments(data, file, MaxFileSize)
 }
@@ -37,6 +39,7 @@ func ParseDocuments(data []byte, file string) ([]*yaml.Node, Problems) {
 // fuzz test explores small ones).
 func parseDocuments(data []byte, file string, limit int) ([]*yaml.Node, Problems) {
 	budget := newAliasBudget(len(data), limit)
+	depth := newDepthCheck(MaxDepth)
 	if looksLikeJSON(data) {
 		// JSON allows tabs between tokens, YAML does not; a raw tab
 		// cannot occur inside a valid JSON string, so this is safe.
@@ -58,6 +61,9 @@ func parseDocuments(data []byte, file string, limit int) ([]*yaml.Node, Problems
 		}
 		if at := budget.walk(&n); at != nil {
 			return docs, Problems{aliasProblem(file, at, budget.detail())}
+		}
+		if at := depth.tooDeep(&n); at != nil {
+			return docs, Problems{depthProblem(file, at, MaxDepth)}
 		}
 		docs = append(docs, &n)
 	}

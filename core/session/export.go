@@ -1,7 +1,6 @@
 package session
 
 import (
-	"bytes"
 	"fmt"
 
 	"converge/core/export"
@@ -75,15 +74,15 @@ func KubectlFile(scn *scenario.Scenario) (File, error) {
 // duration: the bytes of `converge run NAME.yaml --output jsonl` for the
 // scenario's download, as NAME.jsonl.
 func TraceFile(scn *scenario.Scenario) (File, error) {
-	_, back, err := asFile(scn)
+	ts, name, err := TraceDownload(scn)
 	if err != nil {
 		return File{}, err
 	}
-	var b bytes.Buffer
-	if err := export.Trace(&b, back, back.Duration); err != nil {
+	data, err := boundedTrace(ts)
+	if err != nil {
 		return File{}, err
 	}
-	return File{Name: baseName(scn) + ".jsonl", Type: TypeJSONL, Data: b.Bytes()}, nil
+	return File{Name: name, Type: TypeJSONL, Data: data}, nil
 }
 
 // ChartsFile is the charts the page draws for the Deployment focus ("" for

@@ -1,8 +1,11 @@
 package session
 
 import (
+	"errors"
+
 	"converge/core/library"
 	"converge/core/sim"
+	"converge/core/view"
 )
 
 // PageAddress is the address the page writes for what the session shows
@@ -18,6 +21,20 @@ func (s *Session) PageAddress(path string) (u string, ok bool) {
 	}
 	u, err = l.URL(path)
 	return u, err == nil
+}
+
+// AddressProblem is what the page says when PageAddress cannot write the
+// address because the scenario is too large for a link
+// (view.AddressTooLarge), and "" otherwise.
+func (s *Session) AddressProblem() string {
+	l, err := s.Link()
+	if err != nil {
+		return ""
+	}
+	if _, err := l.URL("/"); errors.Is(err, ErrTooLargeForLink) {
+		return view.AddressTooLarge(len(l.YAML))
+	}
+	return ""
 }
 
 // Downloads are the page's downloads by key: the scenario as it runs

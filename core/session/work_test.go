@@ -47,6 +47,9 @@ func TestPageAddress(t *testing.T) {
 	require.False(t, s.Load([]byte(big)).HasErrors())
 	_, ok = s.PageAddress("/")
 	assert.False(t, ok, "a scenario too large for a link leaves the address as it is")
+	assert.Contains(t, s.AddressProblem(), "The page's address still opens the scenario from before")
+	require.NoError(t, s.LoadBuiltin("beta"))
+	assert.Empty(t, s.AddressProblem(), "a built-in has an address")
 }
 
 func TestDownload(t *testing.T) {

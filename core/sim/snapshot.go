@@ -3,6 +3,8 @@ package sim
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 
 	"converge/core/api"
@@ -85,7 +87,50 @@ func (s *Sim) TraceLine() ([]byte, error) {
 // the store's cache (store.WriteJSONList), encoded once per version of the
 // object; what happened in the second (events, steps, syncs, traffic) is
 // encoded once per second, however many times the line is written.
+//
+// A line longer than MaxTraceLine is refused (ErrTraceLineTooLarge) before
+// any of it is written: a first pass counts the bytes, stopping at the
+// limit, so that no snapshot builds gigabytes (10,000 pods that each carry
+// a 250 KB environment value would make a line of 2.5 GB).
 func (s *Sim) WriteTraceLine(w io.Writer) error {
+	count := &budgetWriter{left: MaxTraceLine}
+	if err := s.writeTraceLine(count); err != nil {
+		if errors.Is(err, errOverBudget) {
+			return &ErrTraceLineTooLarge{T: s.state.t}
+		}
+		return err
+	}
+	return s.writeTraceLine(w)
+}
+
+// MaxTraceLine is the limit of one snapshot as JSON (a trace line, a
+// snapshot the page asks for): 64 MiB, three times the snapshot of 10,000
+// plain pods (about 20 MB). docs/limits.md lists every limit.
+const MaxTraceLine = 64 << 20
+
+// ErrTraceLineTooLarge is the error of a snapshot beyond MaxTraceLine.
+type ErrTraceLineTooLarge struct {
+	T int64 // the second
+}
+
+func (e *ErrTraceLineTooLarge) Error() string {
+	return fmt.Sprintf("the snapshot at %ds is larger than %d MiB, the limit of one snapshot (a trace line): the objects hold too much to show at once", e.T, MaxTraceLine>>20)
+}
+
+// budgetWriter counts what is written to it, and fails beyond left.
+type budgetWriter struct{ left int }
+
+var errOverBudget = errors.New("over budget")
+
+func (b *budgetWriter) Write(p []byte) (int, error) {
+	if len(p) > b.left {
+		return 0, errOverBudget
+	}
+	b.left -= len(p)
+	return len(p), nil
+}
+
+func (s *Sim) writeTraceLine(w io.Writer) error {
 	st := s.state
 	if st.line == nil {
 		head, err := s.encodeHead()

@@ -3,11 +3,13 @@ package sim
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -135,4 +137,64 @@ func TestPlanRefusesWhatItCannotWrite(t *testing.T) {
 	}
 	assert.PanicsWithValue(t, `sim: Snapshot.Pods: the trace writer needs a plain json name, not "pods,omitempty"`,
 		func() { newPlan(reflect.TypeFor[bad]()) })
+}
+
+// bigEnv is the issue's legal file, scaled: a Deployment of replicas pods,
+// each with an environment value of size bytes.
+func bigEnv(replicas, size int) string {
+	return `name: big-env
+duration: 60s
+cluster:
+  nodes:
+  - {name: node-1, pods: 500, cpu: "1000", memory: 1000Gi}
+objects:
+- apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: web}
+  spec:
+    replicas: ` + itoa(replicas) + `
+    selector: {matchLabels: {app: web}}
+    template:
+      metadata: {labels: {app: web}}
+      spec:
+        containers:
+        - name: web
+          image: nginx
+          env: [{name: BIG, value: "` + strings.Repeat("x", size) + `"}]
+`
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// A snapshot larger than MaxTraceLine is refused with a clear error before
+// any of it is written, and the simulation goes on; a snapshot within it is
+// written whole.
+func TestTraceLineHasAByteBudget(t *testing.T) {
+	t.Parallel()
+	scn, probs := scenario.Parse([]byte(bigEnv(300, 250_000)), "big.yaml")
+	require.False(t, probs.HasErrors(), "%v", probs)
+	s, err := New(scn, Options{CheckpointEvery: -1})
+	require.NoError(t, err)
+	var refused *ErrTraceLineTooLarge
+	for s.T() < 30 {
+		var b bytes.Buffer
+		err := s.WriteTraceLine(&b)
+		if err != nil {
+			require.ErrorAs(t, err, &refused)
+			assert.Zero(t, b.Len(), "nothing of the line is written")
+			break
+		}
+		assert.LessOrEqual(t, b.Len(), MaxTraceLine)
+		s.Step(1)
+	}
+	require.NotNil(t, refused, "300 pods of 250 KB make a line of 75 MB")
+	assert.Equal(t, fmt.Sprintf("the snapshot at %ds is larger than 64 MiB, the limit of one snapshot (a trace line): the objects hold too much to show at once", refused.T), refused.Error())
+	_, err = s.TraceLine()
+	require.ErrorAs(t, err, &refused)
+	s.Step(1) // the simulation goes on
+	line, err := New(load(t, scenarios.FS, "basic-loop.yaml"), Options{})
+	require.NoError(t, err)
+	got, err := line.TraceLine()
+	require.NoError(t, err)
+	assert.True(t, json.Valid(got))
 }

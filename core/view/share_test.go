@@ -41,3 +41,10 @@ func TestShareTexts(t *testing.T) {
 	assert.Equal(t, "No link: this scenario is 65 KiB, and a link carries at most 64 KiB. Saving it in My scenarios failed too (disk full): use Download to keep it as a file.",
 		ShareTooLarge(64*1024+1, "", errors.New("disk full")))
 }
+
+// An address too large to write is said, with the sizes, and what to do.
+func TestAddressTooLarge(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, "The page's address still opens the scenario from before: this one is 80 KiB, and an address carries at most 64 KiB. "+
+		"A reload would lose it; Share saves it in My scenarios, Download as a file.", AddressTooLarge(80*1024))
+}

@@ -29,6 +29,11 @@
 #   node-3 is $NODE_3 (default converge-worker3)
 # The simulated capacity (cpu 4, memory 8Gi, 110 pods a node) is not the cluster's.
 #
+# Before it changes anything the script prints kubectl's current context and
+# cluster and asks to go on (CONVERGE_YES=1 answers yes; without a terminal and
+# without it, the script stops). It acts only inside its namespace, on the kinds
+# Converge models, and reads no local file or URL.
+#
 # Pod and ReplicaSet names are the simulation's; a real cluster chooses its own,
 # so a step or expect that names a pod uses the cluster's pod with the same
 # prefix (see pod below).
@@ -41,6 +46,7 @@ export LC_ALL=C
 
 scenario_file=selector-immutable.yaml
 namespace=${NAMESPACE:-converge-selector-immutable}
+node_steps=${CONVERGE_NODE_STEPS:-0}
 expect_wait=${EXPECT_WAIT:-0}
 NODE_1=${NODE_1:-converge-worker}
 NODE_2=${NODE_2:-converge-worker2}
@@ -50,6 +56,9 @@ command -v kubectl >/dev/null || { echo "kubectl is not on PATH" >&2; exit 2; }
 
 start=$SECONDS
 now=0
+saved_nodes=()
+saved_unschedulable=()
+untaints=()
 passed=0
 failed=0
 number_re='^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$'
@@ -194,6 +203,59 @@ fault() {
   say "FAULT $1: cause it by hand now: $2"
 }
 
+# node_step TEXT [node:NODE|untaint:NODE:TAINT-]... -- ARGS...: a step on
+# the scenario's nodes, run only with CONVERGE_NODE_STEPS=1. Before it runs,
+# it notes each node's schedulability and each taint it adds, which
+# restore_nodes puts back on exit.
+node_step() {
+  local text=$1 w
+  shift
+  if [[ $node_steps != 1 ]]; then
+    say "SKIP kubectl $text: a step on a node (CONVERGE_NODE_STEPS=1 runs it)"
+    return
+  fi
+  while [[ $1 != -- ]]; do
+    w=$1
+    shift
+    case $w in
+    node:*) remember_node "${w#node:}" ;;
+    untaint:*) untaints+=("${w#untaint:}") ;;
+    esac
+  done
+  shift
+  step "$text" "$@"
+}
+
+# remember_node NODE: notes NODE's .spec.unschedulable, once.
+remember_node() {
+  local n
+  for n in ${saved_nodes[@]+"${saved_nodes[@]}"}; do
+    if [[ $n == "$1" ]]; then return; fi
+  done
+  saved_nodes+=("$1")
+  saved_unschedulable+=("$(kubectl get node "$1" -o 'jsonpath={.spec.unschedulable}' 2>/dev/null || true)")
+}
+
+# restore_nodes: on exit, removes the taints the node steps added and puts
+# back each node's schedulability.
+restore_nodes() {
+  local i spec
+  for (( i = ${#untaints[@]} - 1; i >= 0; i-- )); do
+    spec=${untaints[i]}
+    kubectl taint nodes "${spec%%:*}" "${spec#*:}" >/dev/null 2>&1 || true
+    echo "restored: the taint ${spec#*:} is off ${spec%%:*}"
+  done
+  for (( i = 0; i < ${#saved_nodes[@]}; i++ )); do
+    if [[ ${saved_unschedulable[i]} == true ]]; then
+      kubectl cordon "${saved_nodes[i]}" >/dev/null 2>&1 || true
+      echo "restored: ${saved_nodes[i]} is cordoned, as it was"
+    else
+      kubectl uncordon "${saved_nodes[i]}" >/dev/null 2>&1 || true
+      echo "restored: ${saved_nodes[i]} is schedulable, as it was"
+    fi
+  done
+}
+
 # note TEXT: a step the replay cannot run (see the comment above it).
 note() { say "NOTE $1"; }
 
@@ -218,10 +280,32 @@ pod() {
   printf '%s' "$1"
 }
 
+namespace_re='^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$'
+if ! [[ $namespace =~ $namespace_re ]]; then
+  echo "NAMESPACE=$namespace is not a namespace name (lower-case letters, digits and -, at most 63)" >&2
+  exit 2
+fi
+context=$(kubectl config current-context 2>/dev/null) || context=
+cluster=$(kubectl config view --minify -o 'jsonpath={.clusters[0].name} at {.clusters[0].cluster.server}' 2>/dev/null) || cluster=
+echo "kubectl's current context: ${context:-(none)}; its cluster: ${cluster:-(unknown)}"
 if kubectl get namespace "$namespace" >/dev/null 2>&1; then
   echo "the namespace $namespace exists already: delete it (kubectl delete namespace $namespace) or set NAMESPACE" >&2
   exit 2
 fi
+echo "The replay of $scenario_file creates the namespace $namespace and acts only inside it."
+if [[ ${CONVERGE_YES:-} != 1 ]]; then
+  if ! [[ -t 0 ]]; then
+    echo "nothing changed: with no terminal to ask on, set CONVERGE_YES=1 to replay on this cluster" >&2
+    exit 2
+  fi
+  answer=
+  read -r -p "Replay on this cluster? [y/N] " answer || true
+  if [[ $answer != [yY]* ]]; then
+    echo "nothing changed" >&2
+    exit 2
+  fi
+fi
+trap restore_nodes EXIT
 kubectl create namespace "$namespace" >/dev/null || exit 2
 echo "Replaying $scenario_file in the namespace $namespace"
 start=$SECONDS
