@@ -7,8 +7,8 @@ import (
 	"syscall/js"
 	"time"
 
-	"converge/core/view"
 	"converge/core/session"
+	"converge/core/view"
 )
 
 // traceSlice is about how long one slice of a trace download works before
