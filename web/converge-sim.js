@@ -152,7 +152,8 @@ export function defineElement(converge, runtime) {
           (err) => {
             if (generation !== this.#generation) return resolve(null);
             const message = `The simulator failed to start: ${err instanceof Error ? err.message : String(err)}`;
-            this.#showOnly(message);
+            this.#unwatch?.();
+            this.#fallback(message);
             resolve({ ok: false, error: message, name: "", t: 0, embed: true });
           },
         );
@@ -255,7 +256,11 @@ export function defineElement(converge, runtime) {
       const bar = document.createElement("progress");
       bar.className = "cv-wait-progress";
       bar.hidden = true;
-      box.append(title, button, status, bar);
+      box.append(title);
+      // The element's own content (a poster: docs/embedding.md) shows at
+      // once, before and while the runtime loads.
+      if (this.childElementCount > 0) box.append(document.createElement("slot"));
+      box.append(button, status, bar);
       root.replaceChildren(link, box);
       button.addEventListener("click", () => runtime.load());
       this.#unwatch?.();
@@ -278,6 +283,26 @@ export function defineElement(converge, runtime) {
         else if (p.total) status.textContent = `Loading the simulator: ${size(p.loaded)} of ${size(p.total)}`;
         else status.textContent = `Loading the simulator: ${size(p.loaded)}`;
       });
+    }
+
+    /**
+     * Shows the element's own content (its children: a poster, a link, a
+     * picture) and, under it, one line that says why the simulation is not
+     * there, in place of the loading state.
+     * @param {string} reason
+     */
+    #fallback(reason) {
+      const root = /** @type {ShadowRoot} */ (this.shadowRoot);
+      const box = document.createElement("div");
+      box.className = "cv-app cv-embed cv-wait cv-fallback";
+      box.setAttribute("part", "fallback");
+      const line = document.createElement("p");
+      line.className = "cv-status cv-fallback-reason";
+      line.setAttribute("role", "alert");
+      line.textContent = reason;
+      box.append(document.createElement("slot"), line);
+      root.replaceChildren(...root.querySelectorAll("link"), box);
+      this.#message = null;
     }
 
     /**

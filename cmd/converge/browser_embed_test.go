@@ -11,9 +11,6 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -365,53 +362,6 @@ func TestEmbedButtonSnippets(t *testing.T) {
 	assert.Equal(t, int64(41), pasted.T)
 	assert.True(t, pasted.Replicas, "the console's step travels in the share")
 	q.assertNoConsoleErrors(t)
-}
-
-// The site `converge export-site` writes, behind a static server on one
-// origin, serves two elements on a docs page of another: through its
-// _headers (the brotli wasm), and on a host that ignores them (the .br is
-// refused for its type and the plain wasm fetched instead).
-func TestEmbedFromTheExportedSite(t *testing.T) {
-	bin, err := filepath.Abs(binaryPath)
-	require.NoError(t, err)
-	if _, err := os.Stat(bin); err != nil {
-		unavailable(t, "%s is missing: run make build", bin)
-	}
-	dir := t.TempDir()
-	out, err := exec.Command(bin, "export-site", "--brotli-quality", "1", dir).CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	tests := []struct {
-		name        string
-		readHeaders bool
-		wantWasm    string // the file the page used
-	}{
-		{"a host that reads _headers", true, "/dist/converge.wasm.br"},
-		{"a host that ignores them", false, "/dist/converge.wasm"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			var rules []headerRule
-			if tc.readHeaders {
-				data, err := os.ReadFile(filepath.Join(dir, "_headers"))
-				require.NoError(t, err)
-				rules = parseHeaders(t, data)
-			}
-			host := httptest.NewServer(staticHost(dir, rules))
-			t.Cleanup(host.Close)
-			assets, count := countingProxy(t, host.URL)
-			p := openPage(t, docsSite(t, assets, `<h1>From the exported site</h1>
-<converge-sim id="a" scenario="rolling-update" loading="eager"></converge-sim>
-<converge-sim id="b" scenario="basic-loop" t="30" loading="eager"></converge-sim>`))
-			p.waitFor(t, drawnJS)
-			times := evalJS[[]int64](t, p, `Promise.all([...document.querySelectorAll("converge-sim")].map(async (e) => (await e.opened, e.simulation.time())))`)
-			assert.Equal(t, []int64{0, 30}, times)
-			assert.Equal(t, 1, count.get(tc.wantWasm), "the page used %s", tc.wantWasm)
-			if tc.readHeaders {
-				assert.Zero(t, count.get("/dist/converge.wasm"), "the brotli file served, the plain one is not fetched")
-			}
-			p.assertNoConsoleErrors(t)
-		})
-	}
 }
 
 // BenchmarkBrowserEmbedFirstFrame is the time from an element coming into

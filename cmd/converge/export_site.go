@@ -124,8 +124,9 @@ func siteBundle(fsys fs.FS, quality int) ([]bundleFile, error) {
 // Cloudflare Pages read: a path, then its headers indented. It gives what
 // `converge serve` sends (see site in static.go): any origin may load the
 // files, and the precompressed wasm is the wasm in an encoding. converge.js
-// asks for dist/converge.wasm.br first and uses it when it comes as
-// application/wasm, that is when these rules applied. size is the wasm's
+// asks for dist/converge.wasm.br first and uses it when its first bytes are
+// a wasm module's, that is when these rules applied (the browser decoded
+// it); otherwise it fetches dist/converge.wasm. size is the wasm's
 // own size, for converge.js's progress (X-Converge-Size).
 func siteHeaders(size int) string {
 	return strings.ReplaceAll(`# Written by converge export-site, for hosts that read _headers (Netlify,
@@ -183,9 +184,11 @@ at the root of its host, put the folder's path in front of each path in
   ` + "`.wasm`" + ` as ` + "`application/wasm`" + `, so the app and embedding from other
   sites work.
 - It ignores ` + "`_headers`" + ` and sends ` + "`.br`" + ` files as plain bytes:
-  ` + "`converge.js`" + ` sees that (the type is not ` + "`application/wasm`" + `), stops that
-  download after its first bytes and fetches ` + "`dist/converge.wasm`" + ` instead,
-  compressed or not as the host decides. It costs one extra request.
+  ` + "`converge.js`" + ` sees that (its first bytes are not a wasm module's), stops
+  that download and fetches ` + "`dist/converge.wasm`" + ` instead, compressed or not as
+  the host decides. It costs one extra request. The same happens with
+  ` + "`python3 -m http.server`" + `, which sends the ` + "`.br`" + ` as ` + "`application/wasm`" + ` but
+  without ` + "`Content-Encoding`" + `.
 - A page that isolates itself with ` + "`Cross-Origin-Embedder-Policy: require-corp`" + `
   needs ` + "`Cross-Origin-Resource-Policy: cross-origin`" + `, which such hosts do not
   send: embed with an ` + "`<iframe>`" + ` there, or use a host that reads ` + "`_headers`" + `.
