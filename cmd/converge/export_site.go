@@ -59,19 +59,92 @@ func exportSite(e *env, dir string, quality int) error {
 	if err != nil {
 		return err
 	}
+	if err := writeSite(e, dir, files); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "Wrote %d files to %s: serve it with any static host (see %s).\n",
+		len(files), dir, filepath.Join(dir, "README.md"))
+	return nil
+}
+
+// writeSite writes files into dir, listing each on stdout. It first checks
+// that no path of them inside dir is a symbolic link (dir itself may be
+// one: the user named it), so that a link left in the folder cannot make
+// it overwrite a file elsewhere; a refusal writes nothing. Each file is
+// written to a temporary file next to it, then renamed over it: a reader
+// (a host serving the folder) sees the old file or the new one, never half
+// of one, and an interrupted export leaves no truncated file.
+func writeSite(e *env, dir string, files []bundleFile) error {
+	for _, f := range files {
+		if err := refuseLinks(dir, f.name); err != nil {
+			return badInput(err)
+		}
+	}
 	for _, f := range files {
 		name := filepath.Join(dir, filepath.FromSlash(f.name))
 		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 			return badInput(err)
 		}
-		if err := os.WriteFile(name, f.data, 0o644); err != nil {
+		// Again, just before the write: the folder may have changed since.
+		if err := refuseLinks(dir, f.name); err != nil {
+			return badInput(err)
+		}
+		if err := writeAtomic(name, f.data); err != nil {
 			return badInput(err)
 		}
 		fmt.Fprintf(e.stdout, "%10d  %s\n", len(f.data), f.name)
 	}
-	fmt.Fprintf(e.stdout, "Wrote %d files to %s: serve it with any static host (see %s).\n",
-		len(files), dir, filepath.Join(dir, "README.md"))
 	return nil
+}
+
+// refuseLinks is an error when a path inside dir on the way to name
+// (slash-separated, relative to dir), name included, is a symbolic link.
+// Paths that do not exist yet are fine.
+func refuseLinks(dir, name string) error {
+	p := dir
+	for _, part := range strings.Split(name, "/") {
+		p = filepath.Join(p, part)
+		fi, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return fmt.Errorf("%s is a symbolic link: export-site does not write through links inside its folder "+
+				"(it could overwrite a file elsewhere); remove it, or export into another folder", p)
+		}
+	}
+	return nil
+}
+
+// writeAtomic writes data to name through a temporary file in the same
+// folder, renamed over name once complete and synced.
+func writeAtomic(name string, data []byte) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			_ = tmp.Close()
+			_ = os.Remove(tmp.Name())
+		}
+	}()
+	if _, err = tmp.Write(data); err != nil {
+		return err
+	}
+	if err = tmp.Chmod(0o644); err != nil {
+		return err
+	}
+	if err = tmp.Sync(); err != nil {
+		return err
+	}
+	if err = tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), name)
 }
 
 // siteBundle is the static site: the page's files as fsys has them (but
