@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -13,22 +14,26 @@ import (
 	"strconv"
 	"strings"
 
+	"converge/core/view"
 	"converge/internal/precompress"
 	"converge/web"
 )
 
 var exportSiteCommand = &command{
 	name:    "export-site",
-	args:    "[--brotli-quality Q] DIR",
+	args:    "[--brotli-quality Q] [--base-url URL] DIR",
 	summary: "write the page as a static site, for any host (docs/embedding.md)",
 	help: `Writes the page into DIR (created if needed; files of the same names are
 replaced): the app (index.html), an example docs page (embed-demo.html), the
 ES modules, and the wasm as it is, brotli-compressed (.br) and gzipped (.gz),
 with a _headers file for hosts that read one (Netlify, Cloudflare Pages) and
 a README.md on the others. Every path in it is relative, so it works from any
-folder of a site. Brotli at quality 11 takes about half a minute.`,
+folder of a site. Brotli at quality 11 takes about half a minute.
+--base-url is the address DIR will be served at, which the app's Embed
+button then writes into its snippets (and README.md into its example).`,
 	flags: func(fs *flag.FlagSet) runFunc {
 		quality := fs.Int("brotli-quality", precompress.BestBrotli, "brotli quality `Q` of the .br, 0 (fast) to 11 (smallest)")
+		base := fs.String("base-url", "", "the `URL` DIR will be served at, for the Embed button's snippets")
 		return func(ctx context.Context, e *env, args []string) error {
 			if len(args) != 1 {
 				return usageError("export-site takes one argument, the directory to write")
@@ -36,7 +41,7 @@ folder of a site. Brotli at quality 11 takes about half a minute.`,
 			if *quality < 0 || *quality > 11 {
 				return usageErrorf("--brotli-quality %d: want 0 to 11", *quality)
 			}
-			return exportSite(e, args[0], *quality)
+			return exportSite(e, args[0], *quality, *base)
 		}
 	},
 }
@@ -48,16 +53,28 @@ type bundleFile struct {
 }
 
 // exportSite writes the bundle into dir and lists what it wrote.
-func exportSite(e *env, dir string, quality int) error {
+func exportSite(e *env, dir string, quality int, baseURL string) error {
+	fsys, err := withPublicURL(web.FS, "--base-url", baseURL)
+	if err != nil {
+		return err
+	}
 	if !web.Built() {
 		return badInput(errors.New("this binary has no WebAssembly build to export; run make build"))
 	}
 	if quality >= 10 {
 		fmt.Fprintf(e.stderr, "Compressing the wasm with brotli at quality %d (about half a minute)…\n", quality)
 	}
-	files, err := siteBundle(web.FS, quality)
+	files, err := siteBundle(fsys, quality)
 	if err != nil {
 		return err
+	}
+	if baseURL != "" {
+		u, _ := view.ParsePublicURL(baseURL) // withPublicURL checked it
+		for i, f := range files {
+			if f.name == "README.md" {
+				files[i].data = bytes.ReplaceAll(f.data, []byte("https://YOUR.HOST/PATH/"), []byte(u))
+			}
+		}
 	}
 	if err := writeSite(e, dir, files); err != nil {
 		return err
