@@ -19,7 +19,7 @@ import (
 // (docs/embedding.md); this draws them.
 type embedPart struct {
 	btn, panel, intro, where, codes, status, close *node
-	element, iframe                         *node
+	element, iframe                                *node
 	// shownSim and shownT are what the snippets show, so that the open
 	// panel follows a change of scenario or time (once play pauses).
 	shownSim *sim.Sim
