@@ -740,11 +740,10 @@ async function instantiateWasm(loader, report) {
   // `converge serve`) sends as the wasm in Content-Encoding br; then the
   // plain file, compressed or not as the host decides. (Declared here, not
   // at the top: the boot can start while this module is still evaluating.)
-  const candidates = ["dist/converge.wasm.br", "dist/converge.wasm"];
+  const candidates = [new URL("dist/converge.wasm.br", import.meta.url), new URL("dist/converge.wasm", import.meta.url)];
   /** @type {string[]} */
   const reasons = [];
-  for (const name of candidates) {
-    const url = new URL(name, import.meta.url);
+  for (const url of candidates) {
     const response = await fetchWasm(url, report);
     if (typeof response === "string") {
       reasons.push(response);
