@@ -49,7 +49,7 @@ TOOLS_BIN := $(CURDIR)/bin/tools
 STATICCHECK := $(TOOLS_BIN)/staticcheck-$(STATICCHECK_VERSION)
 DEADCODE := $(TOOLS_BIN)/deadcode-$(DEADCODE_VERSION)
 
-.PHONY: all build serve test lint tools axe test-wasm test-browser screenshots bench fuzz size clean FORCE
+.PHONY: all build npm serve test lint tools axe test-wasm test-browser screenshots bench fuzz size clean FORCE
 all: build
 
 ## build: the wasm and its wasm_exec.js into web/dist, then bin/converge, which embeds them
@@ -74,6 +74,12 @@ $(DIST)/wasm_exec.js: $(WASM_EXEC_DIR)/wasm_exec.js
 
 $(BIN): $(WASM) $(DIST)/wasm_exec.js FORCE
 	$(GO) build -trimpath -buildvcs=false -o $@ ./cmd/converge
+
+## npm: the embed as the npm package converge-sim in bin/npm, packed by npm pack into bin/converge-sim-VERSION.tgz
+npm: build
+	rm -rf bin/npm
+	$(BIN) export-npm bin/npm
+	cd bin && npm pack ./npm
 
 ## serve: build, then serve the page on ADDR (default 127.0.0.1:8080)
 serve: build

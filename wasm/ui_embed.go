@@ -8,6 +8,7 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"converge/core/sim"
+	"converge/core/view"
 )
 
 // embedPart is the Embed button in the page's top bar and the panel it
@@ -16,8 +17,8 @@ import (
 // second the page shows. session.EmbedOf decides the snippets and the texts
 // (docs/embedding.md); this draws them.
 type embedPart struct {
-	btn, panel, intro, codes, status, close *node
-	element, iframe                         *node
+	btn, panel, intro, where, codes, status, close *node
+	element, iframe                                *node
 	// shownSim and shownT are what the snippets show, so that the open
 	// panel follows a change of scenario or time (once play pauses).
 	shownSim *sim.Sim
@@ -47,6 +48,7 @@ func newEmbed(a *app) *embedPart {
 	e.panel.setAttr("aria-label", "Embed this scenario")
 	e.panel.setHidden(true)
 	e.intro = d.el("p", "cv-note-text")
+	e.where = d.el("p", "cv-note-text cv-embed-where")
 	e.status = d.el("p", "cv-small cv-muted cv-embed-status")
 	e.status.setAttr("role", "status")
 	e.close = button(d, "cv-link cv-note-close", "Close", "Close the embed snippets")
@@ -74,7 +76,7 @@ func newEmbed(a *app) *embedPart {
 			d.el("span", "cv-small cv-embed-label", "Or an iframe, where the page cannot add scripts"), e.iframe,
 			copyBtn("iframe", "Copy the iframe")),
 	)
-	e.panel.add(d.el("div", "cv-embed-head").add(d.el("h2", "cv-embed-heading", "Embed"), e.close), e.intro, e.codes, e.status)
+	e.panel.add(d.el("div", "cv-embed-head").add(d.el("h2", "cv-embed-heading", "Embed"), e.close), e.intro, e.where, e.codes, e.status)
 
 	a.ls.on(e.btn, "click", func(dom.Event) { a.embedClicked(e.panel.hidden) })
 	a.ls.on(e.close, "click", func(dom.Event) { a.embedClicked(false) })
@@ -103,10 +105,11 @@ func (a *app) embedClicked(open bool) {
 	e.status.setText("")
 	e.panel.setClass("cv-note cv-embed-panel")
 	e.shownSim, e.shownT = a.inst.Sim, a.inst.Sim.T()
-	loc := js.Global().Get("location")
-	pn := a.inst.EmbedPanel(loc.Get("origin").String() + loc.Get("pathname").String())
+	pn := a.inst.EmbedPanel(embedPageURL())
 	e.intro.setText(pn.Intro)
 	e.codes.setHidden(pn.Bad)
+	e.where.setText(pn.Where)
+	e.where.setHidden(pn.Bad || pn.Where == "")
 	if pn.Bad {
 		e.panel.setClass("cv-note cv-embed-panel cv-bad")
 		return
@@ -137,4 +140,17 @@ func (a *app) copySnippet(ta *node) {
 		return
 	}
 	then(promise, func(js.Value) { e.status.setText("Copied.") }, func(error) { byHand() })
+}
+
+// embedPageURL is the page's address (without query and fragment) and the
+// public address `converge serve --public-url` or `export-site --base-url`
+// put in its <meta name="converge-public-url">, "" without one.
+func embedPageURL() (page, public string) {
+	loc := js.Global().Get("location")
+	page = loc.Get("origin").String() + loc.Get("pathname").String()
+	m := js.Global().Get("document").Call("querySelector", `meta[name="`+view.PublicURLMeta+`"]`)
+	if m.Truthy() {
+		public = m.Call("getAttribute", "content").String()
+	}
+	return page, public
 }

@@ -37,6 +37,66 @@ const openAttrs = ["scenario", "share", "t", "compare"];
 const drawAttrs = ["controls", "autoplay", "speed"];
 
 /**
+ * The parts the view attribute chooses from, and what each is in the
+ * embed view's drawing.
+ */
+const viewParts = ["rollout", "why", "pods", "loop", "legend", "compare"];
+
+/** The parts of an element without a view attribute: fits one screen. */
+const defaultView = ["rollout", "why"];
+
+/**
+ * The parts view (space- or comma-separated names of viewParts; "all" is
+ * every one) chooses, in viewParts' order; unknown names are ignored, and
+ * none known is the default.
+ * @param {string | null} view
+ * @returns {string[]}
+ */
+export function viewOf(view) {
+  const words = (view ?? "").toLowerCase().split(/[\s,]+/).filter(Boolean);
+  if (words.includes("all")) return [...viewParts];
+  const chosen = viewParts.filter((p) => words.includes(p));
+  return chosen.length ? chosen : [...defaultView];
+}
+
+/**
+ * What the default view (no view attribute) also leaves out, so that an
+ * element fits one screen (700 px at 820 px wide): the why-card's title,
+ * its pods line, what the controllers did, its times and writers (its
+ * headline stays); the rollout card's
+ * strategy line and each gauge's arithmetic (the gauges and pods stay).
+ */
+const compactCSS =
+  ".cv-embed .cv-why-title,.cv-embed .cv-why-pods,.cv-embed .cv-why-acted,.cv-embed .cv-why-line .cv-times," +
+  ".cv-embed .cv-writers,.cv-embed .cv-rollout .cv-strategy," +
+  ".cv-embed .cv-gauge .cv-math{display:none}";
+
+/**
+ * The shadow root's CSS that hides what a view leaves out, and keeps the
+ * time bar in view (sticky) while the element is on screen. The compare
+ * view shows its own columns whole.
+ * @param {string[]} parts from viewOf
+ * @param {boolean} [compact] the default view: compactCSS too
+ * @returns {string}
+ */
+export function viewCSS(parts, compact = false) {
+  const has = (/** @type {string} */ p) => parts.includes(p);
+  const hide = [];
+  if (!has("compare")) {
+    if (!has("why")) hide.push(".cv-why");
+    if (!has("loop")) hide.push(".cv-loop");
+    if (!has("rollout") && !has("pods")) hide.push(".cv-rollout");
+    if (!has("rollout") && has("pods")) hide.push(".cv-rollout .cv-gauges");
+    if (!has("legend")) hide.push(".cv-rollout .cv-legend");
+  }
+  return (
+    ".cv-embed .cv-timeline{position:sticky;top:0;z-index:5}" +
+    (hide.length ? `${hide.map((h) => `.cv-embed ${h}`).join(",")}{display:none}` : "") +
+    (compact ? compactCSS : "")
+  );
+}
+
+/**
  * A CSS height for the height attribute: a number is pixels; a length
  * with a unit (px, em, rem, vh, %) is itself; anything else is none.
  * @param {string | null} v
@@ -88,7 +148,7 @@ export function defineElement(converge, runtime) {
   };
 
   class ConvergeSim extends HTMLElement {
-    static observedAttributes = [...openAttrs, ...drawAttrs, "height", "theme", "loading"];
+    static observedAttributes = [...openAttrs, ...drawAttrs, "height", "theme", "loading", "view"];
 
     /** @type {Simulation | null} */
     #sim = null;
@@ -152,7 +212,8 @@ export function defineElement(converge, runtime) {
           (err) => {
             if (generation !== this.#generation) return resolve(null);
             const message = `The simulator failed to start: ${err instanceof Error ? err.message : String(err)}`;
-            this.#showOnly(message);
+            this.#unwatch?.();
+            this.#fallback(message);
             resolve({ ok: false, error: message, name: "", t: 0, embed: true });
           },
         );
@@ -172,7 +233,10 @@ export function defineElement(converge, runtime) {
 
     /** @param {string} name */
     attributeChangedCallback(name) {
-      if (name === "height") this.#sizeHost();
+      if (name === "height" || name === "view") this.#sizeHost();
+      if (name === "view" && this.#sim && viewOf(this.getAttribute("view")).includes("compare") !== this.#sim.compared()) {
+        this.#open();
+      }
       if (name === "loading" && this.getAttribute("loading") === "eager" && this.isConnected) runtime.load();
       if (!this.#sim) return;
       if (openAttrs.includes(name)) {
@@ -192,7 +256,9 @@ export function defineElement(converge, runtime) {
         if (value !== null && name !== "compare") /** @type {any} */ (request)[name] = value;
       }
       const compare = this.getAttribute("compare");
-      if (compare !== null && compare !== "false") request.compare = true;
+      if ((compare !== null && compare !== "false") || viewOf(this.getAttribute("view")).includes("compare")) {
+        request.compare = true;
+      }
       return /** @type {Simulation} */ (this.#sim).open(request);
     }
 
@@ -216,12 +282,13 @@ export function defineElement(converge, runtime) {
       this.#show(drawn ? "" : result.error);
     }
 
-    /** Applies height to the host, and the host's own layout. */
+    /** Applies height to the host, the host's own layout, and the view. */
     #sizeHost() {
       const h = cssHeight(this.getAttribute("height"));
       this.#hostStyle.replaceSync(
         ":host{display:block;max-width:100%;min-width:0;box-sizing:border-box}" +
-          (h ? `:host{height:${h};overflow:auto}` : ""),
+          (h ? `:host{height:${h};overflow:auto}` : "") +
+          viewCSS(viewOf(this.getAttribute("view")), !this.hasAttribute("view")),
       );
     }
 
@@ -255,7 +322,11 @@ export function defineElement(converge, runtime) {
       const bar = document.createElement("progress");
       bar.className = "cv-wait-progress";
       bar.hidden = true;
-      box.append(title, button, status, bar);
+      box.append(title);
+      // The element's own content (a poster: docs/embedding.md) shows at
+      // once, before and while the runtime loads.
+      if (this.childElementCount > 0) box.append(document.createElement("slot"));
+      box.append(button, status, bar);
       root.replaceChildren(link, box);
       button.addEventListener("click", () => runtime.load());
       this.#unwatch?.();
@@ -278,6 +349,26 @@ export function defineElement(converge, runtime) {
         else if (p.total) status.textContent = `Loading the simulator: ${size(p.loaded)} of ${size(p.total)}`;
         else status.textContent = `Loading the simulator: ${size(p.loaded)}`;
       });
+    }
+
+    /**
+     * Shows the element's own content (its children: a poster, a link, a
+     * picture) and, under it, one line that says why the simulation is not
+     * there, in place of the loading state.
+     * @param {string} reason
+     */
+    #fallback(reason) {
+      const root = /** @type {ShadowRoot} */ (this.shadowRoot);
+      const box = document.createElement("div");
+      box.className = "cv-app cv-embed cv-wait cv-fallback";
+      box.setAttribute("part", "fallback");
+      const line = document.createElement("p");
+      line.className = "cv-status cv-fallback-reason";
+      line.setAttribute("role", "alert");
+      line.textContent = reason;
+      box.append(document.createElement("slot"), line);
+      root.replaceChildren(...root.querySelectorAll("link"), box);
+      this.#message = null;
     }
 
     /**

@@ -636,54 +636,132 @@ function install() {
 }
 
 /**
- * Fetches the wasm: dist/converge.wasm.br first, which a host with the
- * export's _headers (and `converge serve`) sends as application/wasm in
- * brotli; from a host that sends it as something else (GitHub Pages sends
- * the .br as plain bytes) the plain dist/converge.wasm instead, compressed
- * or not as that host decides. The body is read through a counting stream,
- * which reports its progress in bytes.
- * @param {(p: Progress) => void} report
- * @returns {Promise<Response>}
+ * Whether bytes start as a WebAssembly module does: "\0asm".
+ * @param {Uint8Array} bytes
  */
-async function fetchWasm(report) {
-  const brURL = new URL("dist/converge.wasm.br", import.meta.url);
-  const plainURL = new URL("dist/converge.wasm", import.meta.url);
-  /** @type {Response | null} */
-  let response = null;
+export function isWasm(bytes) {
+  return bytes.length >= 4 && bytes[0] === 0x00 && bytes[1] === 0x61 && bytes[2] === 0x73 && bytes[3] === 0x6d;
+}
+
+/**
+ * Fetches one candidate file of the wasm and checks its first bytes: a
+ * host may send the .br as it is, without Content-Encoding (Python's
+ * http.server says application/wasm, GitHub Pages application/octet-stream),
+ * or an error page with status 200. Returns the response (its body read
+ * through a counting stream, which reports the progress in bytes), or why
+ * it is not the wasm.
+ * @param {URL} url
+ * @param {(p: Progress) => void} report
+ * @returns {Promise<Response | string>}
+ */
+async function fetchWasm(url, report) {
+  /** @type {Response} */
+  let response;
   try {
-    const r = await fetch(brURL);
-    if (r.ok && (r.headers.get("content-type") ?? "").startsWith("application/wasm")) {
-      response = r;
-    } else {
-      await r.body?.cancel();
-    }
-  } catch {
-    // The plain file below reports the error, if there is one.
+    response = await fetch(url);
+  } catch (err) {
+    return `${url.pathname}: ${err instanceof Error ? err.message : String(err)}`;
   }
-  if (!response) {
-    response = await fetch(plainURL);
-    if (!response.ok) {
-      throw new Error(`loading ${plainURL.pathname}: HTTP ${response.status} (run make build)`);
-    }
-  }
+  if (!response.ok) return `${url.pathname}: HTTP ${response.status}`;
+  if (!response.body) return `${url.pathname}: no body`;
   const size = Number(response.headers.get("x-converge-size") ?? "");
   const length = Number(response.headers.get("content-length") ?? "");
   let total = size > 0 ? size : length > 0 ? length : 0;
-  if (!response.body) return response;
+  const reader = response.body.getReader();
+  /** @type {Uint8Array[]} the chunks read to see the first bytes */
+  const head = [];
+  let headBytes = 0;
+  try {
+    while (headBytes < 4) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      head.push(value);
+      headBytes += value.byteLength;
+    }
+  } catch (err) {
+    return `${url.pathname}: ${err instanceof Error ? err.message : String(err)}`;
+  }
+  const first = new Uint8Array(Math.min(headBytes, 4));
+  let at = 0;
+  for (const chunk of head) {
+    const part = chunk.subarray(0, first.length - at);
+    first.set(part, at);
+    at += part.length;
+    if (at === first.length) break;
+  }
+  if (!isWasm(first)) {
+    reader.cancel().catch(() => {});
+    const hex = [...first].map((b) => b.toString(16).padStart(2, "0")).join(" ");
+    return `${url.pathname}: not a WebAssembly module (it starts ${hex || "empty"}, not 00 61 73 6d)`;
+  }
   let loaded = 0;
   report({ started: true, loaded, total, done: false });
-  const counted = response.body.pipeThrough(
-    new TransformStream({
-      transform(chunk, ctl) {
-        loaded += chunk.byteLength;
-        // A Content-Length of compressed bytes is not the decoded total.
-        if (loaded > total) total = 0;
-        report({ started: true, loaded, total, done: false });
+  /** @param {Uint8Array} chunk */
+  const count = (chunk) => {
+    loaded += chunk.byteLength;
+    // A Content-Length of compressed bytes is not the decoded total.
+    if (loaded > total) total = 0;
+    report({ started: true, loaded, total, done: false });
+  };
+  const body = new ReadableStream({
+    async pull(ctl) {
+      const chunk = head.shift();
+      if (chunk) {
+        count(chunk);
         ctl.enqueue(chunk);
-      },
-    }),
-  );
-  return new Response(counted, { status: response.status, headers: { "Content-Type": "application/wasm" } });
+        return;
+      }
+      const { done, value } = await reader.read();
+      if (done) {
+        ctl.close();
+        return;
+      }
+      count(value);
+      ctl.enqueue(value);
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: 200, headers: { "Content-Type": "application/wasm" } });
+}
+
+/**
+ * Fetches and instantiates the wasm: each candidate in turn, until one is
+ * a module that instantiates, with a new Go of wasm_exec.js (loader, which
+ * loads while the wasm downloads). Throws one line that says why each
+ * failed.
+ * @param {Promise<unknown>} loader the import of wasm_exec.js
+ * @param {(p: Progress) => void} report
+ * @returns {Promise<{go: any, instance: WebAssembly.Instance}>}
+ */
+async function instantiateWasm(loader, report) {
+  // The brotli file first, which a host with the export's _headers (and
+  // `converge serve`) sends as the wasm in Content-Encoding br; then the
+  // plain file, compressed or not as the host decides. (Declared here, not
+  // at the top: the boot can start while this module is still evaluating.)
+  const candidates = [new URL("dist/converge.wasm.br", import.meta.url), new URL("dist/converge.wasm", import.meta.url)];
+  /** @type {string[]} */
+  const reasons = [];
+  for (const url of candidates) {
+    const response = await fetchWasm(url, report);
+    if (typeof response === "string") {
+      reasons.push(response);
+      continue;
+    }
+    await loader;
+    const go = new global.Go();
+    try {
+      const { instance } =
+        typeof WebAssembly.instantiateStreaming === "function"
+          ? await WebAssembly.instantiateStreaming(response, go.importObject)
+          : await WebAssembly.instantiate(await response.arrayBuffer(), go.importObject);
+      return { go, instance };
+    } catch (err) {
+      reasons.push(`${url.pathname}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  throw new Error(`the wasm did not load (${reasons.join("; ")})`);
 }
 
 /**
@@ -706,12 +784,9 @@ async function boot(api, report) {
   });
   Object.defineProperty(api, "_boot", { value: { resolve, reject }, configurable: true });
   try {
-    const [, response] = await Promise.all([
-      import(new URL("dist/wasm_exec.js", import.meta.url).href),
-      fetchWasm(report),
-    ]);
-    const go = new global.Go();
-    const { instance } = await WebAssembly.instantiateStreaming(response, go.importObject);
+    const loader = import(new URL("dist/wasm_exec.js", import.meta.url).href);
+    loader.catch(() => {}); // awaited once the wasm's first bytes arrived
+    const { go, instance } = await instantiateWasm(loader, report);
     const run = go.run(instance);
     const exited = run.then(() => {
       throw new Error("the simulator exited before it was ready");

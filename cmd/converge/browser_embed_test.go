@@ -11,9 +11,6 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -320,15 +317,17 @@ func TestEmbedButtonSnippets(t *testing.T) {
 	srv := startServe(t)
 	p := openUI(t, srv, "/?scenario=basic-loop&t=12", 1280, 800, "light")
 	type panel struct {
-		Intro, Element, IFrame, Copied, Status string
-		Expanded                               string
+		Intro, Where, Element, IFrame, Copied, Status string
+		Expanded                                      string
+		WhereShown                                    bool
 	}
 	got := evalJS[panel](t, p, stubClipboard+"{"+uiJS+`(async () => {
 		q(".cv-embed-btn").click();
 		await until(() => !q(".cv-embed-panel").hidden);
 		q(".cv-embed-panel [data-copy=element]").click();
 		const Copied = await until(() => window.copied);
-		return {Intro: q(".cv-embed-panel .cv-note-text").textContent, Element: q("[data-snippet=element]").value,
+		return {Intro: q(".cv-embed-panel .cv-note-text").textContent, Where: q(".cv-embed-where").textContent,
+			WhereShown: q(".cv-embed-where").checkVisibility(), Element: q("[data-snippet=element]").value,
 			IFrame: q("[data-snippet=iframe]").value, Copied, Status: await until(() => q(".cv-embed-status").textContent),
 			Expanded: q(".cv-embed-btn").getAttribute("aria-expanded")};
 	})()}`)
@@ -339,11 +338,13 @@ func TestEmbedButtonSnippets(t *testing.T) {
 	assert.Equal(t, wantElement, got.Copied)
 	assert.Equal(t, "Copied.", got.Status)
 	assert.Equal(t, "true", got.Expanded)
+	assert.True(t, got.WhereShown, "a loopback address is not handed out silently")
+	assert.Contains(t, got.Where, "These snippets point at "+srv.URL+", which only this machine reaches")
 	p.shot(t, "embed-panel", false)
 
 	// The user's own scenario (a console step added) at 41s: a share.
 	own := evalJS[panel](t, p, "{"+uiJS+`(async () => {
-		converge.moveTo(40);
+		await converge.seekAsync(40);
 		run("scale deployment/web --replicas=5");
 		await until(() => q("[data-snippet=element]").value.includes("share="));
 		return {Element: q("[data-snippet=element]").value, Intro: q(".cv-embed-panel .cv-note-text").textContent};
@@ -366,6 +367,8 @@ func TestEmbedButtonSnippets(t *testing.T) {
 	docs := docsSite(t, srv.URL, `<h1>Pasted</h1>`+strings.Replace(elementHTML, "<converge-sim", `<converge-sim id="pasted" loading="eager"`, 1))
 	q := openPage(t, docs)
 	q.waitFor(t, drawnJS)
+	// A far t opens in slices, after opened resolves.
+	q.waitFor(t, `document.getElementById("pasted").simulation?.time() === 41`)
 	pasted := evalJS[struct {
 		T        int64
 		Replicas bool
@@ -374,53 +377,6 @@ func TestEmbedButtonSnippets(t *testing.T) {
 	assert.Equal(t, int64(41), pasted.T)
 	assert.True(t, pasted.Replicas, "the console's step travels in the share")
 	q.assertNoConsoleErrors(t)
-}
-
-// The site `converge export-site` writes, behind a static server on one
-// origin, serves two elements on a docs page of another: through its
-// _headers (the brotli wasm), and on a host that ignores them (the .br is
-// refused for its type and the plain wasm fetched instead).
-func TestEmbedFromTheExportedSite(t *testing.T) {
-	bin, err := filepath.Abs(binaryPath)
-	require.NoError(t, err)
-	if _, err := os.Stat(bin); err != nil {
-		unavailable(t, "%s is missing: run make build", bin)
-	}
-	dir := t.TempDir()
-	out, err := exec.Command(bin, "export-site", "--brotli-quality", "1", dir).CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	tests := []struct {
-		name        string
-		readHeaders bool
-		wantWasm    string // the file the page used
-	}{
-		{"a host that reads _headers", true, "/dist/converge.wasm.br"},
-		{"a host that ignores them", false, "/dist/converge.wasm"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			var rules []headerRule
-			if tc.readHeaders {
-				data, err := os.ReadFile(filepath.Join(dir, "_headers"))
-				require.NoError(t, err)
-				rules = parseHeaders(t, data)
-			}
-			host := httptest.NewServer(staticHost(dir, rules))
-			t.Cleanup(host.Close)
-			assets, count := countingProxy(t, host.URL)
-			p := openPage(t, docsSite(t, assets, `<h1>From the exported site</h1>
-<converge-sim id="a" scenario="rolling-update" loading="eager"></converge-sim>
-<converge-sim id="b" scenario="basic-loop" t="30" loading="eager"></converge-sim>`))
-			p.waitFor(t, drawnJS)
-			times := evalJS[[]int64](t, p, `Promise.all([...document.querySelectorAll("converge-sim")].map(async (e) => (await (`+landedJS+`)(e), e.simulation.time())))`)
-			assert.Equal(t, []int64{0, 30}, times)
-			assert.Equal(t, 1, count.get(tc.wantWasm), "the page used %s", tc.wantWasm)
-			if tc.readHeaders {
-				assert.Zero(t, count.get("/dist/converge.wasm"), "the brotli file served, the plain one is not fetched")
-			}
-			p.assertNoConsoleErrors(t)
-		})
-	}
 }
 
 // BenchmarkBrowserEmbedFirstFrame is the time from an element coming into
@@ -452,4 +408,25 @@ func BenchmarkBrowserEmbedFirstFrame(b *testing.B) {
 		})`)
 	}
 	b.ReportMetric(total/float64(b.N), "ms-to-first-frame")
+}
+
+// With --public-url, the Embed panel's snippets use that address and say
+// nothing of this machine.
+func TestEmbedButtonPublicURL(t *testing.T) {
+	srv := startServe(t, "--public-url", "https://docs.example.org/sim")
+	p := openUI(t, srv, "/?scenario=basic-loop&t=12", 1280, 800, "light")
+	got := evalJS[struct {
+		Element, IFrame string
+		WhereShown      bool
+	}](t, p, "{"+uiJS+`(async () => {
+		q(".cv-embed-btn").click();
+		await until(() => !q(".cv-embed-panel").hidden);
+		return {Element: q("[data-snippet=element]").value, IFrame: q("[data-snippet=iframe]").value,
+			WhereShown: q(".cv-embed-where").checkVisibility()};
+	})()}`)
+	assert.Equal(t, `<script type="module" src="https://docs.example.org/sim/converge.js"></script>`+"\n"+
+		`<converge-sim scenario="basic-loop" t="12"></converge-sim>`, got.Element)
+	assert.Contains(t, got.IFrame, `src="https://docs.example.org/sim/?scenario=basic-loop&amp;embed=1&amp;t=12"`)
+	assert.False(t, got.WhereShown, "a public address needs no warning")
+	p.assertNoConsoleErrors(t)
 }

@@ -81,9 +81,10 @@ type served struct {
 	done   chan error
 }
 
-// startServe starts bin/converge serve on a free loopback port and stops it
-// with SIGINT when the test ends, checking that it exits 0.
-func startServe(t testing.TB) *served {
+// startServe starts bin/converge serve on a free loopback port (with the
+// flags extra) and stops it with SIGINT when the test ends, checking that
+// it exits 0.
+func startServe(t testing.TB, extra ...string) *served {
 	t.Helper()
 	bin, err := filepath.Abs(binaryPath)
 	require.NoError(t, err)
@@ -91,7 +92,7 @@ func startServe(t testing.TB) *served {
 	if _, err := os.Stat(bin); err != nil {
 		unavailable(t, "%s is missing: run make build", bin)
 	}
-	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0")
+	cmd := exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0"}, extra...)...)
 	stdout, err := cmd.StdoutPipe()
 	require.NoError(t, err)
 	s := &served{cmd: cmd, output: &lockedBuffer{}, done: make(chan error, 1)}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -13,22 +14,26 @@ import (
 	"strconv"
 	"strings"
 
+	"converge/core/view"
 	"converge/internal/precompress"
 	"converge/web"
 )
 
 var exportSiteCommand = &command{
 	name:    "export-site",
-	args:    "[--brotli-quality Q] DIR",
+	args:    "[--brotli-quality Q] [--base-url URL] DIR",
 	summary: "write the page as a static site, for any host (docs/embedding.md)",
 	help: `Writes the page into DIR (created if needed; files of the same names are
 replaced): the app (index.html), an example docs page (embed-demo.html), the
 ES modules, and the wasm as it is, brotli-compressed (.br) and gzipped (.gz),
 with a _headers file for hosts that read one (Netlify, Cloudflare Pages) and
 a README.md on the others. Every path in it is relative, so it works from any
-folder of a site. Brotli at quality 11 takes about half a minute.`,
+folder of a site. Brotli at quality 11 takes about half a minute.
+--base-url is the address DIR will be served at, which the app's Embed
+button then writes into its snippets (and README.md into its example).`,
 	flags: func(fs *flag.FlagSet) runFunc {
 		quality := fs.Int("brotli-quality", precompress.BestBrotli, "brotli quality `Q` of the .br, 0 (fast) to 11 (smallest)")
+		base := fs.String("base-url", "", "the `URL` DIR will be served at, for the Embed button's snippets")
 		return func(ctx context.Context, e *env, args []string) error {
 			if len(args) != 1 {
 				return usageError("export-site takes one argument, the directory to write")
@@ -36,7 +41,7 @@ folder of a site. Brotli at quality 11 takes about half a minute.`,
 			if *quality < 0 || *quality > 11 {
 				return usageErrorf("--brotli-quality %d: want 0 to 11", *quality)
 			}
-			return exportSite(e, args[0], *quality)
+			return exportSite(e, args[0], *quality, *base)
 		}
 	},
 }
@@ -48,30 +53,115 @@ type bundleFile struct {
 }
 
 // exportSite writes the bundle into dir and lists what it wrote.
-func exportSite(e *env, dir string, quality int) error {
+func exportSite(e *env, dir string, quality int, baseURL string) error {
+	fsys, err := withPublicURL(web.FS, "--base-url", baseURL)
+	if err != nil {
+		return err
+	}
 	if !web.Built() {
 		return badInput(errors.New("this binary has no WebAssembly build to export; run make build"))
 	}
 	if quality >= 10 {
 		fmt.Fprintf(e.stderr, "Compressing the wasm with brotli at quality %d (about half a minute)…\n", quality)
 	}
-	files, err := siteBundle(web.FS, quality)
+	files, err := siteBundle(fsys, quality)
 	if err != nil {
 		return err
+	}
+	if baseURL != "" {
+		u, _ := view.ParsePublicURL(baseURL) // withPublicURL checked it
+		for i, f := range files {
+			if f.name == "README.md" {
+				files[i].data = bytes.ReplaceAll(f.data, []byte("https://YOUR.HOST/PATH/"), []byte(u))
+			}
+		}
+	}
+	if err := writeSite(e, dir, files); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "Wrote %d files to %s: serve it with any static host (see %s).\n",
+		len(files), dir, filepath.Join(dir, "README.md"))
+	return nil
+}
+
+// writeSite writes files into dir, listing each on stdout. It first checks
+// that no path of them inside dir is a symbolic link (dir itself may be
+// one: the user named it), so that a link left in the folder cannot make
+// it overwrite a file elsewhere; a refusal writes nothing. Each file is
+// written to a temporary file next to it, then renamed over it: a reader
+// (a host serving the folder) sees the old file or the new one, never half
+// of one, and an interrupted export leaves no truncated file.
+func writeSite(e *env, dir string, files []bundleFile) error {
+	for _, f := range files {
+		if err := refuseLinks(dir, f.name); err != nil {
+			return badInput(err)
+		}
 	}
 	for _, f := range files {
 		name := filepath.Join(dir, filepath.FromSlash(f.name))
 		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 			return badInput(err)
 		}
-		if err := os.WriteFile(name, f.data, 0o644); err != nil {
+		// Again, just before the write: the folder may have changed since.
+		if err := refuseLinks(dir, f.name); err != nil {
+			return badInput(err)
+		}
+		if err := writeAtomic(name, f.data); err != nil {
 			return badInput(err)
 		}
 		fmt.Fprintf(e.stdout, "%10d  %s\n", len(f.data), f.name)
 	}
-	fmt.Fprintf(e.stdout, "Wrote %d files to %s: serve it with any static host (see %s).\n",
-		len(files), dir, filepath.Join(dir, "README.md"))
 	return nil
+}
+
+// refuseLinks is an error when a path inside dir on the way to name
+// (slash-separated, relative to dir), name included, is a symbolic link.
+// Paths that do not exist yet are fine.
+func refuseLinks(dir, name string) error {
+	p := dir
+	for _, part := range strings.Split(name, "/") {
+		p = filepath.Join(p, part)
+		fi, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return fmt.Errorf("%s is a symbolic link: export-site does not write through links inside its folder "+
+				"(it could overwrite a file elsewhere); remove it, or export into another folder", p)
+		}
+	}
+	return nil
+}
+
+// writeAtomic writes data to name through a temporary file in the same
+// folder, renamed over name once complete and synced.
+func writeAtomic(name string, data []byte) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			_ = tmp.Close()
+			_ = os.Remove(tmp.Name())
+		}
+	}()
+	if _, err = tmp.Write(data); err != nil {
+		return err
+	}
+	if err = tmp.Chmod(0o644); err != nil {
+		return err
+	}
+	if err = tmp.Sync(); err != nil {
+		return err
+	}
+	if err = tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), name)
 }
 
 // siteBundle is the static site: the page's files as fsys has them (but
@@ -124,8 +214,9 @@ func siteBundle(fsys fs.FS, quality int) ([]bundleFile, error) {
 // Cloudflare Pages read: a path, then its headers indented. It gives what
 // `converge serve` sends (see site in static.go): any origin may load the
 // files, and the precompressed wasm is the wasm in an encoding. converge.js
-// asks for dist/converge.wasm.br first and uses it when it comes as
-// application/wasm, that is when these rules applied. size is the wasm's
+// asks for dist/converge.wasm.br first and uses it when its first bytes are
+// a wasm module's, that is when these rules applied (the browser decoded
+// it); otherwise it fetches dist/converge.wasm. size is the wasm's
 // own size, for converge.js's progress (X-Converge-Size).
 func siteHeaders(size int) string {
 	return strings.ReplaceAll(`# Written by converge export-site, for hosts that read _headers (Netlify,
@@ -183,9 +274,11 @@ at the root of its host, put the folder's path in front of each path in
   ` + "`.wasm`" + ` as ` + "`application/wasm`" + `, so the app and embedding from other
   sites work.
 - It ignores ` + "`_headers`" + ` and sends ` + "`.br`" + ` files as plain bytes:
-  ` + "`converge.js`" + ` sees that (the type is not ` + "`application/wasm`" + `), stops that
-  download after its first bytes and fetches ` + "`dist/converge.wasm`" + ` instead,
-  compressed or not as the host decides. It costs one extra request.
+  ` + "`converge.js`" + ` sees that (its first bytes are not a wasm module's), stops
+  that download and fetches ` + "`dist/converge.wasm`" + ` instead, compressed or not as
+  the host decides. It costs one extra request. The same happens with
+  ` + "`python3 -m http.server`" + `, which sends the ` + "`.br`" + ` as ` + "`application/wasm`" + ` but
+  without ` + "`Content-Encoding`" + `.
 - A page that isolates itself with ` + "`Cross-Origin-Embedder-Policy: require-corp`" + `
   needs ` + "`Cross-Origin-Resource-Policy: cross-origin`" + `, which such hosts do not
   send: embed with an ` + "`<iframe>`" + ` there, or use a host that reads ` + "`_headers`" + `.

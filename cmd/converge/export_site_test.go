@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"io"
+	"io/fs"
 	"net/http"
 	"os"
 	"path"
@@ -216,6 +217,105 @@ func TestExportSiteCommand(t *testing.T) {
 			code, _, errOut := runCLI(t, tc.args...)
 			assert.Equal(t, exitBadInput, code)
 			assert.Contains(t, errOut, tc.want)
+		})
+	}
+}
+
+// writeSite refuses a symbolic link inside its folder (a file or a folder
+// of the site), says which and writes nothing; it replaces files through a
+// rename, so that a hard link to the old file keeps the old bytes, and
+// leaves no temporary file.
+func TestWriteSite(t *testing.T) {
+	t.Parallel()
+	files := []bundleFile{
+		{name: "index.html", data: []byte("new index")},
+		{name: "dist/converge.wasm", data: []byte("\x00asm new")},
+	}
+	tests := []struct {
+		name string
+		// setup prepares root/site (and root/outside) and returns what
+		// must stay as it is: path → content.
+		setup   func(t *testing.T, root string) map[string]string
+		wantErr string // "" for success
+	}{
+		{
+			name: "a file that links outside",
+			setup: func(t *testing.T, root string) map[string]string {
+				outside := filepath.Join(root, "outside.txt")
+				require.NoError(t, os.WriteFile(outside, []byte("precious"), 0o600))
+				require.NoError(t, os.MkdirAll(filepath.Join(root, "site"), 0o755))
+				require.NoError(t, os.Symlink(outside, filepath.Join(root, "site", "index.html")))
+				return map[string]string{outside: "precious"}
+			},
+			wantErr: filepath.Join("site", "index.html") + " is a symbolic link: export-site does not write through links inside its folder",
+		},
+		{
+			name: "a folder that links outside",
+			setup: func(t *testing.T, root string) map[string]string {
+				outside := filepath.Join(root, "outside")
+				require.NoError(t, os.MkdirAll(outside, 0o755))
+				require.NoError(t, os.WriteFile(filepath.Join(outside, "converge.wasm"), []byte("precious"), 0o600))
+				require.NoError(t, os.MkdirAll(filepath.Join(root, "site"), 0o755))
+				require.NoError(t, os.Symlink(outside, filepath.Join(root, "site", "dist")))
+				return map[string]string{filepath.Join(outside, "converge.wasm"): "precious"}
+			},
+			wantErr: filepath.Join("site", "dist") + " is a symbolic link",
+		},
+		{
+			name: "a dangling link",
+			setup: func(t *testing.T, root string) map[string]string {
+				require.NoError(t, os.MkdirAll(filepath.Join(root, "site"), 0o755))
+				require.NoError(t, os.Symlink(filepath.Join(root, "nowhere"), filepath.Join(root, "site", "index.html")))
+				return nil
+			},
+			wantErr: "is a symbolic link",
+		},
+		{
+			name: "an old file with a hard link",
+			setup: func(t *testing.T, root string) map[string]string {
+				require.NoError(t, os.MkdirAll(filepath.Join(root, "site"), 0o755))
+				old := filepath.Join(root, "site", "index.html")
+				require.NoError(t, os.WriteFile(old, []byte("old index"), 0o644))
+				require.NoError(t, os.Link(old, filepath.Join(root, "kept.html")))
+				return map[string]string{filepath.Join(root, "kept.html"): "old index"}
+			},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			root := t.TempDir()
+			keep := tc.setup(t, root)
+			dir := filepath.Join(root, "site")
+			var out, errOut strings.Builder
+			err := writeSite(&env{stdout: &out, stderr: &errOut}, dir, files)
+			for name, want := range keep {
+				got, rerr := os.ReadFile(name)
+				require.NoError(t, rerr)
+				assert.Equal(t, want, string(got), "%s is untouched", name)
+			}
+			if tc.wantErr != "" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), tc.wantErr)
+				assert.Empty(t, out.String(), "nothing written")
+				_, serr := os.Lstat(filepath.Join(dir, "dist", "converge.wasm"))
+				assert.True(t, os.IsNotExist(serr) || strings.Contains(tc.name, "folder"), "nothing written")
+				return
+			}
+			require.NoError(t, err)
+			for _, f := range files {
+				got, rerr := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f.name)))
+				require.NoError(t, rerr)
+				assert.Equal(t, string(f.data), string(got))
+			}
+			var left []string
+			require.NoError(t, filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+				if err == nil && strings.Contains(d.Name(), ".tmp-") {
+					left = append(left, p)
+				}
+				return err
+			}))
+			assert.Empty(t, left, "no temporary file is left")
 		})
 	}
 }

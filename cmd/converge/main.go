@@ -30,6 +30,7 @@ import (
 var commands = []*command{
 	serveCommand,
 	exportSiteCommand,
+	exportNPMCommand,
 	runCommand,
 	compareCommand,
 	validateCommand,

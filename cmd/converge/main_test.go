@@ -48,7 +48,7 @@ func TestRunDispatch(t *testing.T) {
 		{name: "unknown global flag", args: []string{"--frob"}, wantCode: exitBadInput,
 			wantStderr: []string{`converge: unknown flag "--frob"`}},
 		{name: "command --help", args: []string{"serve", "--help"}, wantCode: exitOK,
-			wantStdout: []string{"Usage: converge serve [--addr ADDR]\n\nServe the web page", "  -h, --help\n"}},
+			wantStdout: []string{"Usage: converge serve [--addr ADDR] [--public-url URL]\n\nServe the web page", "  -h, --help\n"}},
 		{name: "command -h", args: []string{"serve", "-h"}, wantCode: exitOK, wantStdout: []string{"Usage: converge serve"}},
 		{name: "unknown command flag, in kubectl's words", args: []string{"serve", "--bogus"}, wantCode: exitBadInput,
 			wantStderr: []string{"converge serve: unknown flag: --bogus\nRun 'converge serve --help' for usage.\n"}},

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/http"
 	"strconv"
@@ -22,18 +23,25 @@ const shutdownGrace = 5 * time.Second
 
 var serveCommand = &command{
 	name:    "serve",
-	args:    "[--addr ADDR]",
+	args:    "[--addr ADDR] [--public-url URL]",
 	summary: "serve the web page (the wasm and assets are embedded in the binary)",
 	help: `Serves Converge's page and prints the address to open in a browser.
 Everything the page needs is inside this binary; nothing is read from disk.
-Ctrl+C (SIGINT) or SIGTERM stops the server after the requests in flight.`,
+Ctrl+C (SIGINT) or SIGTERM stops the server after the requests in flight.
+--public-url is the address readers reach it (or a copy of export-site) by,
+which the Embed button's snippets then use instead of this machine's.`,
 	flags: func(fs *flag.FlagSet) runFunc {
 		addr := fs.String("addr", defaultAddr, "`ADDR` to listen on, host:port; port 0 picks a free port")
+		public := fs.String("public-url", "", "the `URL` the Embed button's snippets use (where readers reach the page)")
 		return func(ctx context.Context, e *env, args []string) error {
 			if len(args) > 0 {
 				return usageErrorf("unexpected argument %q", args[0])
 			}
-			return serve(ctx, e, *addr)
+			fsys, err := withPublicURL(web.FS, "--public-url", *public)
+			if err != nil {
+				return err
+			}
+			return serveFS(ctx, e, fsys, *addr)
 		}
 	},
 }
@@ -41,12 +49,17 @@ Ctrl+C (SIGINT) or SIGTERM stops the server after the requests in flight.`,
 // serve serves the embedded page on addr until ctx is done, then shuts down
 // gracefully.
 func serve(ctx context.Context, e *env, addr string) error {
+	return serveFS(ctx, e, web.FS, addr)
+}
+
+// serveFS is serve of fsys: the embedded page, with its public URL.
+func serveFS(ctx context.Context, e *env, fsys fs.FS, addr string) error {
 	root := "index.html"
 	if !web.Built() {
 		root = web.PlaceholderPath
 		fmt.Fprintln(e.stderr, "converge serve: warning: this binary has no WebAssembly build; run make build (the page says so too)")
 	}
-	s, err := newSite(web.FS, root)
+	s, err := newSite(fsys, root)
 	if err != nil {
 		return err
 	}

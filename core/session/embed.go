@@ -61,22 +61,28 @@ func EmbedOf(pageURL string, l Link) (Embed, error) {
 }
 
 // EmbedPanel is what the Embed panel shows for the session now: the
-// snippets from the page at pageURL (EmbedOf), under a text that says
+// snippets from the page's address (EmbedOf), under a text that says
 // what they show (view.EmbedIntro), or only a text saying why there are
-// none (Bad: a scenario too large for a share, view.EmbedTooLarge).
+// none (Bad: a scenario too large for a share, view.EmbedTooLarge). Where
+// is the note for snippets that work only on this machine (a loopback or
+// private address, view.EmbedLocalNote), else "".
 type EmbedPanel struct {
 	Intro string
 	Bad   bool
+	Where string
 	Embed Embed
 }
 
-// EmbedPanel decides the Embed panel for the page at pageURL. Without a
-// simulation it is a bad panel saying so.
-func (s *Session) EmbedPanel(pageURL string) EmbedPanel {
+// EmbedPanel decides the Embed panel for the page at pageURL, whose
+// snippets point at publicURL instead when the server was given one
+// (view.EmbedAddress: `converge serve --public-url`, `export-site
+// --base-url`). Without a simulation it is a bad panel saying so.
+func (s *Session) EmbedPanel(pageURL, publicURL string) EmbedPanel {
 	l, err := s.Link()
 	var em Embed
+	address, local := view.EmbedAddress(pageURL, publicURL)
 	if err == nil {
-		em, err = EmbedOf(pageURL, l)
+		em, err = EmbedOf(address, l)
 	}
 	switch {
 	case errors.Is(err, ErrTooLargeForLink):
@@ -84,5 +90,9 @@ func (s *Session) EmbedPanel(pageURL string) EmbedPanel {
 	case err != nil:
 		return EmbedPanel{Intro: "No snippet: " + err.Error(), Bad: true}
 	}
-	return EmbedPanel{Intro: view.EmbedIntro(l.T), Embed: em}
+	p := EmbedPanel{Intro: view.EmbedIntro(l.T), Embed: em}
+	if local {
+		p.Where = view.EmbedLocalNote(address)
+	}
+	return p
 }

@@ -108,18 +108,25 @@ func TestSaveTooLarge(t *testing.T) {
 func TestEmbedPanel(t *testing.T) {
 	t.Parallel()
 	s, _ := newSession(t)
-	assert.Equal(t, EmbedPanel{Intro: "No snippet: " + ErrNoScenario.Error(), Bad: true}, s.EmbedPanel("http://h/"))
+	assert.Equal(t, EmbedPanel{Intro: "No snippet: " + ErrNoScenario.Error(), Bad: true}, s.EmbedPanel("http://h/", ""))
 	require.NoError(t, s.LoadBuiltin("beta"))
 	s.SeekTo(12)
-	pn := s.EmbedPanel("https://docs.example/c/index.html?x=1")
+	pn := s.EmbedPanel("https://docs.example/c/index.html?x=1", "")
 	assert.False(t, pn.Bad)
 	assert.Equal(t, "Show this scenario at 12s on a page of any site: add the script tag once, then one element per demo. The simulator loads when a demo comes into view.", pn.Intro)
 	assert.Equal(t, `<converge-sim scenario="beta" t="12"></converge-sim>`, pn.Embed.Element)
 	assert.Equal(t, "https://docs.example/c/?scenario=beta&embed=1&t=12", pn.Embed.Link)
+	assert.Empty(t, pn.Where, "a public address needs no note")
+
+	pn = s.EmbedPanel("http://127.0.0.1:8080/", "")
+	assert.Contains(t, pn.Where, "127.0.0.1:8080", "a loopback address is said to work only on this machine")
+	pn = s.EmbedPanel("http://127.0.0.1:8080/", "https://converge.example.org/")
+	assert.Empty(t, pn.Where, "the public URL the server was given")
+	assert.Contains(t, pn.Embed.Script, `src="https://converge.example.org/converge.js"`)
 
 	big := []byte("name: big\n" + strings.Repeat("#", scenario.MaxShareSize))
 	require.False(t, s.Load(big).HasErrors())
-	pn = s.EmbedPanel("http://h/")
+	pn = s.EmbedPanel("http://h/", "")
 	assert.True(t, pn.Bad)
 	assert.Contains(t, pn.Intro, "No snippet: this scenario is 65 KiB, and an embed carries at most 64 KiB.")
 }

@@ -1,0 +1,204 @@
+package main
+
+// Browser tests of the exported site on the static hosts docs are served
+// from (docs/embedding.md, "Hosting"): converge.js checks the first bytes
+// of what it fetched and falls back to the next file when they are not a
+// wasm module, or when the module does not instantiate; when nothing
+// loads, an element shows its own content and one line saying why.
+
+import (
+	"bufio"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// exportedSite writes a site with bin/converge export-site (at brotli
+// quality 1) into a temporary folder.
+func exportedSite(t testing.TB) string {
+	t.Helper()
+	bin, err := filepath.Abs(binaryPath)
+	require.NoError(t, err)
+	if _, err := os.Stat(bin); err != nil {
+		unavailable(t, "%s is missing: run make build", bin)
+	}
+	dir := filepath.Join(t.TempDir(), "site")
+	out, err := exec.Command(bin, "export-site", "--brotli-quality", "1", dir).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	return dir
+}
+
+// pythonHost serves dir with `python3 -m http.server` on a free loopback
+// port, as a docs writer previews a folder, and stops it when the test
+// ends. Python sends dist/converge.wasm.br as application/wasm without
+// Content-Encoding: the bytes are brotli, not a module.
+func pythonHost(t *testing.T, dir string) string {
+	t.Helper()
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		unavailable(t, "no python3 on PATH")
+	}
+	cmd := exec.Command(python, "-u", "-m", "http.server", "--bind", "127.0.0.1", "--directory", dir, "0")
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	done := make(chan struct{})
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		<-done
+	})
+	lines := make(chan string, 1)
+	go func() {
+		defer close(done)
+		sc := bufio.NewScanner(stdout)
+		if sc.Scan() {
+			lines <- sc.Text()
+		}
+		for sc.Scan() { // keep the pipe drained
+		}
+		_ = cmd.Wait()
+	}()
+	var line string
+	select {
+	case line = <-lines:
+	case <-time.After(serveStartTimeout):
+		t.Fatal("python3 -m http.server printed no address")
+	}
+	// "Serving HTTP on 127.0.0.1 port 41234 (http://127.0.0.1:41234/) ..."
+	i, j := strings.Index(line, "(http://"), strings.Index(line, "/) ")
+	require.True(t, i >= 0 && j > i, "python3 -m http.server said %q", line)
+	return line[i+1 : j]
+}
+
+// corruptBrHost serves dir with _headers applied, but its .br is a module's
+// first bytes followed by garbage: the fetch passes the check, and
+// instantiating it fails.
+func corruptBrHost(dir string, rules []headerRule) http.Handler {
+	files := staticHost(dir, rules)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, ".wasm.br") {
+			w.Header().Set("Content-Type", "application/wasm")
+			w.Header().Set("Access-Control-Allow-Origin", "*")
+			_, _ = w.Write(append([]byte("\x00asm\x01\x00\x00\x00"), []byte(strings.Repeat("not a module ", 100))...))
+			return
+		}
+		files.ServeHTTP(w, r)
+	})
+}
+
+// The exported site works on every kind of static host, the app and two
+// embeds on one page: each host's page uses the file it can (count of
+// requests by path), and the console is clean.
+func TestExportedSiteOnEveryStaticHost(t *testing.T) {
+	dir := exportedSite(t)
+	data, err := os.ReadFile(filepath.Join(dir, "_headers"))
+	require.NoError(t, err)
+	rules := parseHeaders(t, data)
+	tests := []struct {
+		name string
+		host func(t *testing.T) string
+		// used is the wasm file the page instantiated; tried, one it
+		// fetched and refused first.
+		used, tried string
+	}{
+		{name: "converge serve", host: func(t *testing.T) string { return startServe(t).URL },
+			used: "/dist/converge.wasm.br"},
+		{name: "python http.server", host: func(t *testing.T) string { return pythonHost(t, dir) },
+			used: "/dist/converge.wasm", tried: "/dist/converge.wasm.br"},
+		{name: "br as application/octet-stream", host: func(t *testing.T) string {
+			h := httptest.NewServer(staticHost(dir, nil))
+			t.Cleanup(h.Close)
+			return h.URL
+		}, used: "/dist/converge.wasm", tried: "/dist/converge.wasm.br"},
+		{name: "a host that reads _headers", host: func(t *testing.T) string {
+			h := httptest.NewServer(staticHost(dir, rules))
+			t.Cleanup(h.Close)
+			return h.URL
+		}, used: "/dist/converge.wasm.br"},
+		{name: "a br that does not instantiate", host: func(t *testing.T) string {
+			h := httptest.NewServer(corruptBrHost(dir, rules))
+			t.Cleanup(h.Close)
+			return h.URL
+		}, used: "/dist/converge.wasm", tried: "/dist/converge.wasm.br"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			origin, count := countingProxy(t, tc.host(t))
+			app := openPage(t, origin+"/")
+			app.waitReady(t)
+			assert.NotEmpty(t, evalJS[string](t, app, "converge.version"))
+			app.assertNoConsoleErrors(t)
+
+			p := openPage(t, origin+"/embed-demo.html")
+			p.waitFor(t, drawnJS)
+			// Each opens at its t, far ones in slices after opened resolves.
+			p.waitFor(t, `(() => { const els = [...document.querySelectorAll("converge-sim")];
+				return els.map((e) => e.simulation.time()).join() === "0,30,20"; })()`)
+			assert.Equal(t, 2, count.get(tc.used), "the app and the docs page each used %s", tc.used)
+			if tc.tried != "" {
+				assert.Equal(t, 2, count.get(tc.tried), "each page tried %s first", tc.tried)
+			}
+			if tc.used == "/dist/converge.wasm.br" {
+				assert.Zero(t, count.get("/dist/converge.wasm"), "the brotli file served, the plain one is not fetched")
+			}
+			p.assertNoConsoleErrors(t)
+		})
+	}
+}
+
+// When the wasm cannot load at all, an element shows its own content (a
+// poster) and one line that says why; where converge.js itself cannot load
+// (a host without CORS, seen from another origin), the element is never
+// defined and its content shows as it is.
+func TestEmbedFallbackWhenNothingLoads(t *testing.T) {
+	dir := exportedSite(t)
+	const body = `<converge-sim id="a" scenario="rolling-update" loading="eager"><p id="poster">A poster of rolling-update</p></converge-sim>`
+
+	t.Run("no wasm on the host", func(t *testing.T) {
+		files := staticHost(dir, nil)
+		h := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if strings.Contains(r.URL.Path, "converge.wasm") {
+				w.Header().Set("Access-Control-Allow-Origin", "*")
+				http.NotFound(w, r)
+				return
+			}
+			files.ServeHTTP(w, r)
+		}))
+		t.Cleanup(h.Close)
+		p := openPage(t, docsSite(t, h.URL, body))
+		p.waitFor(t, `document.getElementById("a")?.shadowRoot?.querySelector(".cv-fallback-reason") != null`)
+		got := evalJS[struct {
+			Reason  string
+			Slotted bool
+			Visible bool
+		}](t, p, `(() => { const el = document.getElementById("a");
+			return {Reason: el.shadowRoot.querySelector(".cv-fallback-reason").textContent,
+				Slotted: el.shadowRoot.querySelector(".cv-fallback slot").assignedElements().some((e) => e.id === "poster"),
+				Visible: document.getElementById("poster").checkVisibility()}; })()`)
+		assert.Equal(t, "The simulator failed to start: the wasm did not load (/dist/converge.wasm.br: HTTP 404; /dist/converge.wasm: HTTP 404)", got.Reason)
+		assert.True(t, got.Slotted, "the element's own content is in its fallback")
+		assert.True(t, got.Visible, "the poster shows")
+		assert.NotContains(t, got.Reason, "\n", "one line")
+		p.shot(t, "fallback-no-wasm", true)
+	})
+
+	t.Run("a host without CORS, from another origin", func(t *testing.T) {
+		h := httptest.NewServer(http.FileServer(http.Dir(dir)))
+		t.Cleanup(h.Close)
+		p := openPage(t, docsSite(t, h.URL, body))
+		p.waitFor(t, `document.readyState === "complete"`)
+		got := evalJS[struct {
+			Defined, Visible bool
+		}](t, p, `({Defined: customElements.get("converge-sim") !== undefined, Visible: document.getElementById("poster").checkVisibility()})`)
+		assert.False(t, got.Defined, "converge.js is refused without CORS")
+		assert.True(t, got.Visible, "the element's own content shows")
+	})
+}
