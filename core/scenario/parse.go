@@ -100,6 +100,9 @@ type rawStep struct {
 	Commit      *yaml.Node `json:"commit"`
 	Load        *yaml.Node `json:"load"`
 	ExpectError *yaml.Node `json:"expectError"`
+	Note        *yaml.Node `json:"note"`
+	Pause       *yaml.Node `json:"pause"`
+	Focus       *yaml.Node `json:"focus"`
 }
 
 // Load reads and parses a scenario file from fsys (core reads files only
@@ -505,4 +508,4 @@ func (p *parser) checkStepsWithin(s *Scenario) {
 	}
 }
 
-var errNoAction = errors.New("a step needs exactly one of kubectl, apply, fault, expect, commit, load")
+var errNoAction = errors.New("a step needs exactly one of kubectl, apply, fault, expect, commit, load, note")
