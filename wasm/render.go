@@ -36,6 +36,7 @@ type app struct {
 	embedTitle *node
 	intro      *introPart
 	timeline   *timelinePart
+	caption    *captionPart
 	why        *whyPart
 	rollout    *rolloutPart
 	// compare is the Compare view, built the first time the instance
@@ -88,6 +89,7 @@ func (a *app) build() {
 		a.play.speed = nearestSpeed(a.opts.Speed)
 	}
 	a.timeline = newTimeline(a)
+	a.caption = newCaption(a)
 	a.why = newWhy(a)
 	a.rollout = newRollout(a)
 	a.compareSlot = d.el("div", "cv-compare-slot")
@@ -121,6 +123,7 @@ func (a *app) build() {
 			a.timeline.el.setHidden(true)
 		}
 	}
+	a.placeCaption()
 	a.mount.AppendChild(a.el.BasicHTMLElement)
 	a.keys()
 	if a.keeper != nil {
@@ -166,6 +169,7 @@ func (a *app) Render(inst *Instance) {
 // renderParts draws every part on screen.
 func (a *app) renderParts(prof profiler) {
 	prof.part("timeline", func() { a.timeline.render(a) })
+	a.caption.render(a)
 	// The Compare view takes the place of the why-lines and the rollout
 	// when the instance compares variants (Instance.Compare).
 	compared := a.inst.Compare != nil

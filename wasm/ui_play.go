@@ -8,6 +8,7 @@ import (
 
 	"honnef.co/go/js/dom/v2"
 
+	"converge/core/view"
 	"converge/wasm/bridge"
 )
 
@@ -91,6 +92,7 @@ func (p *player) halt() {
 func (p *player) drawControls() {
 	if p.a.inst.Sim != nil {
 		profiling().part("timeline", func() { p.a.timeline.render(p.a) })
+		p.a.caption.render(p.a)
 	}
 }
 
@@ -154,12 +156,17 @@ func (p *player) tick(now time.Duration) {
 		// large cluster, 64x drops owed time rather than freeze the page.
 		fits := max(int(bridge.SliceBudget/p.a.inst.seek.meter.PerSecond(s)), 1)
 		n = min(n, maxBatch, fits, max(left, 0))
+		atNote := false
+		if n > 0 && p.a.notesOn() {
+			// Play stops at a note that pauses (render_notes.go).
+			n, atNote = view.PlayStep(s, n)
+		}
 		if n > 0 {
 			p.frames++
 			// One render, with the play button already off at the end.
 			p.a.inst.Batch(func() {
 				p.a.inst.Step(n)
-				if p.a.inst.Sim.T() >= end {
+				if p.a.inst.Sim.T() >= end || atNote {
 					p.halt()
 				}
 			})
