@@ -37,6 +37,7 @@ type app struct {
 	intro      *introPart
 	timeline   *timelinePart
 	caption    *captionPart
+	lessons    *lessonsPart
 	why        *whyPart
 	rollout    *rolloutPart
 	// compare is the Compare view, built the first time the instance
@@ -106,7 +107,8 @@ func (a *app) build() {
 		a.intro.bar.add(a.shareBar.el)
 		a.tabs = newTabs(a)
 		main := d.el("div", "cv-main").add(a.compareSlot, a.why.el, a.rollout.el, a.tabs.el)
-		side := d.el("aside", "cv-side").add(a.intro.el, a.loop.el, a.intro.checksEl)
+		a.lessons = newLessons(a)
+		side := d.el("aside", "cv-side").add(a.intro.el, a.lessons.el, a.loop.el, a.intro.checksEl)
 		side.setAttr("aria-label", "Scenario and controllers")
 		a.el.add(a.offerRescue(), a.alert, a.intro.bar, a.shareBar.note, a.embed.panel, a.keeper.offer, a.timeline.el, a.loading, d.el("div", "cv-grid").add(main, side))
 	}
@@ -192,6 +194,7 @@ func (a *app) renderParts(prof profiler) {
 	}
 	if !a.opts.Embed {
 		prof.part("intro", func() { a.intro.render(a) })
+		a.lessons.render(a)
 		prof.part("tab", func() { a.tabs.render(a) })
 		a.embed.render(a)
 	} else {

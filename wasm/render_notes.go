@@ -28,6 +28,10 @@ type captionPart struct {
 	focused js.Value
 	// sim is the simulation drawn: a new one draws its caption afresh.
 	sim *sim.Sim
+	// scroll is set once the simulation's first caption is drawn: the
+	// page opens where it opens (its intro in view), and a note reached
+	// later by play, a step or a seek scrolls its focus into view.
+	scroll bool
 }
 
 // notesOn reports whether the app shows captions and pauses at notes: the
@@ -74,8 +78,9 @@ func (c *captionPart) render(a *app) {
 		return
 	}
 	if s != c.sim {
-		c.sim, c.key = s, ""
+		c.sim, c.key, c.scroll = s, "", false
 	}
+	defer func() { c.scroll = true }()
 	cap := view.CaptionOf(s)
 	if cap == nil {
 		c.el.setHidden(true)
@@ -137,6 +142,10 @@ func (c *captionPart) focus(a *app, cap *view.Caption) {
 	}
 	el.Get("classList").Call("add", "cv-focus-target")
 	c.focused = el
+	if !c.scroll || a.opts.Embed {
+		// An embed never scrolls the page around it.
+		return
+	}
 	opts := js.Global().Get("Object").New()
 	opts.Set("block", "center")
 	opts.Set("inline", "nearest")

@@ -142,3 +142,53 @@ func TestEmbedCaptions(t *testing.T) {
 	p.shot(t, "embed-captions-375", true)
 	p.assertNoConsoleErrors(t)
 }
+
+// The picker lists the library by lesson, numbered; the Lessons card shows
+// the open scenario's lesson and Next; a scenario played to its end is
+// ticked, and stays ticked after a reload (localStorage).
+func TestUILessonsPath(t *testing.T) {
+	srv := startServe(t)
+	p := openUI(t, srv, "/", 1280, 800, "light")
+	type state struct {
+		Name    string   `json:"name"`
+		Groups  []string `json:"groups"`
+		First   string   `json:"first"`
+		Head    string   `json:"head"`
+		Items   []string `json:"items"`
+		Done    []string `json:"done"`
+		Next    string   `json:"next"`
+		Current string   `json:"current"`
+	}
+	read := `(() => {
+		const q = (s) => document.querySelector(s);
+		return {name: converge.scenario().match(/^name: (.*)$/m)[1],
+			groups: [...document.querySelectorAll(".cv-picker optgroup")].map((g) => g.label),
+			first: q(".cv-picker option").textContent, head: q(".cv-lessons-head").textContent,
+			items: [...document.querySelectorAll(".cv-lesson-link")].map((b) => b.textContent),
+			done: [...document.querySelectorAll(".cv-lesson-done .cv-lesson-link")].map((b) => b.textContent),
+			next: q(".cv-lesson-next").hidden ? "" : q(".cv-lesson-next").textContent,
+			current: q(".cv-lesson-current .cv-lesson-link")?.textContent ?? ""};
+	})()`
+	got := evalJS[state](t, p, read)
+	assert.Equal(t, "desired-state", got.Name, "a first visit opens the first lesson")
+	assert.Equal(t, []string{"1. Desired state and self-healing", "2. Rolling updates and their budgets", "3. When rollouts get stuck",
+		"4. Revisions and rollback", "5. Selectors and ownership", "6. Other writers of spec.replicas", "7. Nodes and disruptions"}, got.Groups)
+	assert.Equal(t, "1.1 You describe the end state, the loop closes the gap (narrated)", got.First)
+	assert.Equal(t, "Lesson 1 of 7: Desired state and self-healing", got.Head)
+	require.Len(t, got.Items, 8)
+	assert.Equal(t, got.Items[0], got.Current)
+	assert.Empty(t, got.Done)
+	assert.Equal(t, "Next: 1.2 The basic loop, scaling up and down ▶", got.Next)
+
+	evalJS[bool](t, p, `(document.querySelector(".cv-lesson-next").click(), true)`)
+	p.waitFor(t, `/^name: basic-loop$/m.test(converge.scenario())`)
+	evalJS[bool](t, p, `(document.querySelector(".cv-lesson-next") && converge.seek(converge.duration()), true)`)
+	p.waitFor(t, `document.querySelector(".cv-lesson-done .cv-lesson-link")?.textContent.startsWith("1.2 ")`)
+	p.reload(t)
+	p.waitFor(t, uiReady)
+	got = evalJS[state](t, p, read)
+	assert.Equal(t, "basic-loop", got.Name, "the address kept the scenario")
+	assert.Equal(t, []string{"1.2 The basic loop, scaling up and down"}, got.Done, "the progress outlived the reload")
+	p.shot(t, "lessons-1280", false)
+	p.assertNoConsoleErrors(t)
+}

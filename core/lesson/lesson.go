@@ -173,3 +173,50 @@ func (p *Path) Count(pr Progress, lesson int) (done, total int) {
 	}
 	return done, len(p.Lessons[lesson-1].Scenarios)
 }
+
+// Group is one lesson's scenarios among those a library holds, for the
+// picker: Number 0 and Title "" for the scenarios on no lesson.
+type Group struct {
+	Number  int
+	Title   string
+	Summary string
+	// Names are the scenarios in the lesson's order; Numbers their
+	// "LESSON.POSITION".
+	Names, Numbers []string
+}
+
+// Groups sorts names (a library's scenarios) into the lessons, in the
+// path's order, leaving out lessons with none of them; the names on no
+// lesson come last, in their own order, in a group with Number 0.
+func (p *Path) Groups(names []string) []Group {
+	has := map[string]bool{}
+	for _, n := range names {
+		has[n] = true
+	}
+	var out []Group
+	placed := map[string]bool{}
+	for i, l := range p.Lessons {
+		g := Group{Number: i + 1, Title: l.Title, Summary: l.Summary}
+		for j, n := range l.Scenarios {
+			if has[n] {
+				g.Names = append(g.Names, n)
+				g.Numbers = append(g.Numbers, Step{Lesson: i + 1, Position: j + 1}.Number())
+				placed[n] = true
+			}
+		}
+		if len(g.Names) > 0 {
+			out = append(out, g)
+		}
+	}
+	var rest Group
+	for _, n := range names {
+		if !placed[n] {
+			rest.Names = append(rest.Names, n)
+			rest.Numbers = append(rest.Numbers, "")
+		}
+	}
+	if len(rest.Names) > 0 {
+		out = append(out, rest)
+	}
+	return out
+}

@@ -72,3 +72,13 @@ func TestProgress(t *testing.T) {
 		assert.Equal(t, Progress{}, ParseProgress(bad), bad)
 	}
 }
+
+func TestGroups(t *testing.T) {
+	t.Parallel()
+	p, err := Parse([]byte(small))
+	require.NoError(t, err)
+	assert.Equal(t, []Group{
+		{Number: 1, Title: "One", Summary: "first", Names: []string{"a", "b"}, Numbers: []string{"1.1", "1.2"}},
+		{Names: []string{"z"}, Numbers: []string{""}},
+	}, p.Groups([]string{"z", "b", "a"}), "lesson two has none of the names; z is on no lesson")
+}
