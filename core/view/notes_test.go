@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"converge/core/scenario"
+	"converge/core/sim"
 )
 
 var notesDoc = "name: notes\nduration: 60s\nobjects:\n" + deploymentDoc("2", "nginx:1.27") + `steps:
@@ -74,4 +75,30 @@ func TestNoteMarks(t *testing.T) {
 	assert.Equal(t, "note-pause", marks[1].Kind)
 	assert.Equal(t, "20s, note: Look at `web`. Second of the same second.", marks[1].Label)
 	assert.Equal(t, "40/note", marks[2].Key)
+}
+
+// Notes are steps, which every variant shares: on the Compare view's one
+// clock each variant shows the same caption and stops at the same second.
+func TestNotesApplyToEveryVariant(t *testing.T) {
+	t.Parallel()
+	src := notesDoc + `variants:
+- name: a
+- name: b
+  patch:
+    deployment/web: {spec: {replicas: 4}}
+`
+	scn, probs := scenario.Parse([]byte(src), "v.yaml")
+	require.False(t, probs.HasErrors(), "%v", probs)
+	for _, name := range scn.VariantNames() {
+		v, err := scn.WithVariant(name)
+		require.NoError(t, err)
+		s, err := sim.New(v, sim.Options{})
+		require.NoError(t, err)
+		s.SeekTo(20)
+		c := CaptionOf(s)
+		require.NotNil(t, c, name)
+		assert.Equal(t, "20", c.Key, name)
+		steps, stop := PlayStep(s, 30)
+		assert.Equal(t, [2]any{20, true}, [2]any{steps, stop}, name)
+	}
 }
