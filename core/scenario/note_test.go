@@ -310,3 +310,10 @@ func FuzzNoteText(f *testing.F) {
 		}
 	})
 }
+
+func TestCheckFocusLength(t *testing.T) {
+	t.Parallel()
+	err := CheckFocus("pod/" + strings.Repeat("a", MaxFocusLength))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "is too long: at most 300 characters")
+}
