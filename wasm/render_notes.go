@@ -185,10 +185,12 @@ func (c *captionPart) target(a *app, cap *view.Caption) js.Value {
 	case "compare":
 		return a.compareSlot.Value
 	case "writers":
+		// Who wrote spec.replicas is part of the why-lines (render_why.go);
+		// while it lists nobody, the why-lines themselves.
 		if el := q(".cv-writers"); !el.IsNull() && el.Get("offsetParent").Truthy() {
 			return el
 		}
-		return tab("revisions")
+		return a.why.el.Value
 	case "events", "revisions", "selectors":
 		return tab(cap.FocusArea)
 	}
