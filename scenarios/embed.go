@@ -10,3 +10,9 @@ import "embed"
 //
 //go:embed *.yaml
 var FS embed.FS
+
+// Lessons is the learning path: the library grouped and ordered into
+// lessons (core/lesson reads it; docs/scenarios.md, "The learning path").
+//
+//go:embed path/lessons.yaml
+var Lessons []byte

@@ -11,6 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
+
+	"converge/core/lesson"
 )
 
 // Every embedded file is YAML whose name field is its file name, in the form
@@ -48,5 +50,23 @@ func TestTheDocsListEveryScenario(t *testing.T) {
 	require.NoError(t, err)
 	for _, file := range names {
 		assert.Contains(t, string(doc), "(../scenarios/"+file+")", "docs/scenarios.md lists %s", file)
+	}
+}
+
+// Every library scenario is in exactly one lesson of the learning path, and
+// the path names no scenario the library lacks.
+func TestEveryScenarioIsInExactlyOneLesson(t *testing.T) {
+	t.Parallel()
+	p, err := lesson.Parse(Lessons)
+	require.NoError(t, err, "lesson.Parse refuses a scenario in two lessons")
+	names, err := fs.Glob(FS, "*.yaml")
+	require.NoError(t, err)
+	onPath := map[string]bool{}
+	for _, s := range p.Steps() {
+		onPath[s.Name] = true
+		assert.Contains(t, names, s.Name+".yaml", "lesson %s names a library scenario", s.Number())
+	}
+	for _, file := range names {
+		assert.True(t, onPath[strings.TrimSuffix(file, ".yaml")], "%s is in a lesson", file)
 	}
 }

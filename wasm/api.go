@@ -320,7 +320,7 @@ func (p *page) mounting(f *funcs, inst *Instance) {
 }
 
 // mountOptions reads mount's options object (docs/js-api.md): embed,
-// controls, autoplay, speed; an absent one is its default.
+// controls, autoplay, speed, captions; an absent one is its default.
 func mountOptions(a args, opts js.Value) (MountOptions, error) {
 	var mo MountOptions
 	if opts.Type() != js.TypeObject {
@@ -328,6 +328,7 @@ func mountOptions(a args, opts js.Value) (MountOptions, error) {
 	}
 	mo.Embed = opts.Get("embed").Truthy()
 	mo.Autoplay = opts.Get("autoplay").Truthy()
+	mo.Captions = opts.Get("captions").Truthy()
 	switch c := opts.Get("controls"); c.Type() {
 	case js.TypeUndefined, js.TypeNull:
 	case js.TypeString:

@@ -72,6 +72,9 @@ type MountOptions struct {
 	// Speed is the play speed to start with (nearestSpeed); 0 is the
 	// default.
 	Speed int
+	// Captions shows the scenario's notes in the embed view and stops play
+	// at those that pause (the page always does; render_notes.go).
+	Captions bool
 }
 
 // RendererFunc makes a renderer of inst that draws into root. main passes

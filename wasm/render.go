@@ -36,6 +36,8 @@ type app struct {
 	embedTitle *node
 	intro      *introPart
 	timeline   *timelinePart
+	caption    *captionPart
+	lessons    *lessonsPart
 	why        *whyPart
 	rollout    *rolloutPart
 	// compare is the Compare view, built the first time the instance
@@ -88,6 +90,7 @@ func (a *app) build() {
 		a.play.speed = nearestSpeed(a.opts.Speed)
 	}
 	a.timeline = newTimeline(a)
+	a.caption = newCaption(a)
 	a.why = newWhy(a)
 	a.rollout = newRollout(a)
 	a.compareSlot = d.el("div", "cv-compare-slot")
@@ -104,7 +107,8 @@ func (a *app) build() {
 		a.intro.bar.add(a.shareBar.el)
 		a.tabs = newTabs(a)
 		main := d.el("div", "cv-main").add(a.compareSlot, a.why.el, a.rollout.el, a.tabs.el)
-		side := d.el("aside", "cv-side").add(a.intro.el, a.loop.el, a.intro.checksEl)
+		a.lessons = newLessons(a)
+		side := d.el("aside", "cv-side").add(a.intro.el, a.lessons.el, a.loop.el, a.intro.checksEl)
 		side.setAttr("aria-label", "Scenario and controllers")
 		a.el.add(a.offerRescue(), a.alert, a.intro.bar, a.shareBar.note, a.embed.panel, a.keeper.offer, a.timeline.el, a.loading, d.el("div", "cv-grid").add(main, side))
 	}
@@ -121,6 +125,7 @@ func (a *app) build() {
 			a.timeline.el.setHidden(true)
 		}
 	}
+	a.placeCaption()
 	a.mount.AppendChild(a.el.BasicHTMLElement)
 	a.keys()
 	if a.keeper != nil {
@@ -166,6 +171,7 @@ func (a *app) Render(inst *Instance) {
 // renderParts draws every part on screen.
 func (a *app) renderParts(prof profiler) {
 	prof.part("timeline", func() { a.timeline.render(a) })
+	a.caption.render(a)
 	// The Compare view takes the place of the why-lines and the rollout
 	// when the instance compares variants (Instance.Compare).
 	compared := a.inst.Compare != nil
@@ -188,6 +194,7 @@ func (a *app) renderParts(prof profiler) {
 	}
 	if !a.opts.Embed {
 		prof.part("intro", func() { a.intro.render(a) })
+		a.lessons.render(a)
 		prof.part("tab", func() { a.tabs.render(a) })
 		a.embed.render(a)
 	} else {

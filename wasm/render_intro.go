@@ -84,13 +84,7 @@ func newIntro(a *app) *introPart {
 func (in *introPart) render(a *app) {
 	if !in.listed {
 		in.listed = true
-		for _, e := range a.inst.Scenarios() {
-			in.library = append(in.library, entry{name: e.Name, title: e.Title, description: e.Description})
-			o := a.d.el("option", "", e.Title)
-			o.setAttr("value", e.Name)
-			o.setAttr("title", e.Description)
-			in.picker.add(o)
-		}
+		a.fillPicker(in) // by lesson, numbered (render_lessons.go)
 		in.own = a.d.el("option", "", view.OwnScenario)
 		in.own.SetAttribute("value", "") // an option without a value takes its text
 		in.picker.add(in.own)

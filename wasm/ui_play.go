@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"honnef.co/go/js/dom/v2"
+
+	"converge/core/view"
 )
 
 // speeds are the play speeds: simulated seconds per real second.
@@ -85,6 +87,7 @@ func (p *player) halt() {
 func (p *player) drawControls() {
 	if p.a.inst.Sim != nil {
 		profiling().part("timeline", func() { p.a.timeline.render(p.a) })
+		p.a.caption.render(p.a)
 	}
 }
 
@@ -144,12 +147,17 @@ func (p *player) tick(now time.Duration) {
 		// A frame computes at most what fits in a slice of work
 		// (Session.PlayFrame).
 		n = p.a.inst.PlayFrame(n)
+		atNote := false
+		if n > 0 && p.a.notesOn() {
+			// Play stops at a note that pauses (render_notes.go).
+			n, atNote = view.PlayStep(p.a.inst.Sim, n)
+		}
 		if n > 0 {
 			p.frames++
 			// One render, with the play button already off at the end.
 			p.a.inst.Batch(func() {
 				p.a.inst.Step(n)
-				if p.a.inst.AtEnd() {
+				if p.a.inst.AtEnd() || atNote {
 					p.halt()
 				}
 			})

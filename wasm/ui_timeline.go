@@ -190,6 +190,7 @@ func nameHolds(name, label string) bool {
 func (t *timelinePart) render(a *app) {
 	t.drawSeeking(a)
 	tl := view.TimelineOf(a.inst.Sim)
+	tl.Markers = a.withNoteMarks(tl.Markers)
 	if a.play.playing {
 		t.playBtn.setText("Pause")
 		t.playBtn.setAttr("title", "Pause (space)")

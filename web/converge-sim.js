@@ -34,7 +34,7 @@
 /** The attributes that reopen the element's scenario. */
 const openAttrs = ["scenario", "share", "t", "compare"];
 /** The attributes that redraw it (the mount's options). */
-const drawAttrs = ["controls", "autoplay", "speed"];
+const drawAttrs = ["controls", "autoplay", "speed", "captions"];
 
 /**
  * The parts the view attribute chooses from, and what each is in the
@@ -277,6 +277,7 @@ export function defineElement(converge, runtime) {
         embed: true,
         controls: ["full", "compact", "none"].includes(controls) ? controls : "full",
         autoplay: this.hasAttribute("autoplay") && this.getAttribute("autoplay") !== "false",
+        captions: this.hasAttribute("captions") && this.getAttribute("captions") !== "false",
         speed: Number.isFinite(speed) && speed > 0 ? speed : 0,
       });
       this.#show(drawn ? "" : result.error);

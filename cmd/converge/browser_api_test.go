@@ -75,7 +75,7 @@ func TestBrowserAPIBootsWithTheDefaultScenario(t *testing.T) {
 	assert.Equal(t, version.Version, got.Version)
 	assert.Empty(t, got.Methods, "docs/js-api.md functions missing from globalThis.converge")
 	assert.Equal(t, true, got.Startup["ok"], "startup: %v", got.Startup)
-	assert.Equal(t, "rolling-update", got.Name, "the default scenario")
+	assert.Equal(t, "desired-state", got.Name, "the default scenario: the first lesson")
 	assert.Zero(t, got.Time)
 	assert.GreaterOrEqual(t, got.Instances, 1)
 	src, err := fsReadScenario(got.Name)
@@ -332,7 +332,7 @@ func TestBrowserEmbedDemo(t *testing.T) {
 	assert.Equal(t, got.Before-1, got.After, "removing an element disposes its instance")
 	assert.Zero(t, got.Survivor, "stepping one element leaves the others")
 	assert.Contains(t, got.CorruptMessage, "The shared scenario cannot be opened: share link is corrupt")
-	assert.Equal(t, "rolling-update", got.CorruptName, "a corrupt share falls back to the default")
+	assert.Equal(t, "desired-state", got.CorruptName, "a corrupt share falls back to the default")
 	assert.Equal(t, 1, got.CorruptChildren, "the message is visible in the element")
 	t.Logf("screenshot: %s", p.screenshot(t, "embed-demo"))
 	p.assertNoConsoleErrors(t)
@@ -388,11 +388,11 @@ func TestBrowserAddress(t *testing.T) {
 	}{
 		{name: "a built-in at a time, embedded", path: "/?scenario=basic-loop&t=12&embed=1", wantName: "basic-loop", wantTime: 12, wantEmbed: true},
 		{name: "a share", path: "/#s=" + share + "&t=5", wantTime: 5},
-		{name: "a corrupt share", path: "/#s=AAAA-corrupt", wantName: "rolling-update",
+		{name: "a corrupt share", path: "/#s=AAAA-corrupt", wantName: "desired-state",
 			wantErr: "The shared scenario cannot be opened: share link is corrupt"},
-		{name: "a share with a bad % escape", path: "/#s=AAAA%zz", wantName: "rolling-update",
+		{name: "a share with a bad % escape", path: "/#s=AAAA%zz", wantName: "desired-state",
 			wantErr: `The shared scenario cannot be opened: share link is corrupt: its s= value has an invalid % escape "%zz".`},
-		{name: "an unknown scenario", path: "/?scenario=nope", wantName: "rolling-update",
+		{name: "an unknown scenario", path: "/?scenario=nope", wantName: "desired-state",
 			wantErr: `There is no built-in scenario "nope"`},
 	}
 	for _, tc := range tests {

@@ -236,7 +236,7 @@ func TestUnshareSaysWhatThePageSays(t *testing.T) {
 		msg, ok := strings.CutPrefix(strings.TrimSuffix(errOut, "\n"), "converge unshare: ")
 		require.True(t, ok, errOut)
 		page := session.DecideAddress(session.ParseAddress(link), lib).Error
-		assert.Equal(t, "The shared scenario cannot be opened: "+msg+". Showing the built-in scenario rolling-update instead.", page, link)
+		assert.Equal(t, "The shared scenario cannot be opened: "+msg+". Showing the built-in scenario desired-state instead.", page, link)
 	}
 	code, _, errOut := runCLI(t, "unshare", "http://x/#t=3")
 	assert.Equal(t, exitBadInput, code)

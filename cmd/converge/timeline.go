@@ -38,6 +38,12 @@ func (t *timeline) tick(s *sim.Sim) {
 	at := fmt.Sprintf("%5ds", s.T())
 	now := fmt.Sprintf("%ds", s.T())
 	for _, r := range tick.Steps {
+		if r.Note != nil {
+			// A note is the scenario narrating: its plain text, marked ».
+			fmt.Fprintf(t.w, "%s  » %s\n", at, r.Output)
+			at = "      "
+			continue
+		}
 		mark, action := "$", r.Action
 		continued := r.Index >= 0 && r.At != now // a waiting step printing later
 		switch {

@@ -24,6 +24,8 @@ func (g *script) step(st scenario.Step) error {
 		g.faultStep(st.Fault)
 	case st.Expect != nil:
 		g.expectStep(st.Expect)
+	case st.Note != nil:
+		g.comment("note: " + st.Note.Plain())
 	default:
 		g.comment(st.Action() + ": not something kubectl can replay")
 		g.line("note " + shQuote(st.Action()+": not replayed"))

@@ -113,7 +113,7 @@ func (s *Scenario) setDurationNode() {
 // checkStep applies Parse's rules to a step built in code.
 func (s *Scenario) checkStep(st Step) error {
 	n := 0
-	for _, set := range []bool{st.Kubectl != "", len(st.Apply) > 0, st.Fault != nil, st.Expect != nil, len(st.Commit) > 0, st.Load != nil} {
+	for _, set := range []bool{st.Kubectl != "", len(st.Apply) > 0, st.Fault != nil, st.Expect != nil, len(st.Commit) > 0, st.Load != nil, st.Note != nil} {
 		if set {
 			n++
 		}
@@ -144,6 +144,16 @@ func (s *Scenario) checkStep(st Step) error {
 	}
 	if len(st.Commit) > 0 && s.Cluster.GitOps == nil {
 		return errNoGitOps
+	}
+	if st.Note != nil {
+		if err := CheckNote(st.Note.Text); err != nil {
+			return fmt.Errorf("note: %w", err)
+		}
+		if st.Note.Focus != "" {
+			if err := CheckFocus(st.Note.Focus); err != nil {
+				return fmt.Errorf("note focus: %w", err)
+			}
+		}
 	}
 	if st.Expect != nil {
 		if _, err := ParseExpect(st.Expect.String()); err != nil {
@@ -267,6 +277,14 @@ func stepNode(st Step) *yaml.Node {
 		add("commit", commitNode(st.Commit))
 	case st.Load != nil:
 		add("load", strNode(st.Load.String()))
+	case st.Note != nil:
+		add("note", strNode(st.Note.Text))
+		if st.Note.Pause {
+			add("pause", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"})
+		}
+		if st.Note.Focus != "" {
+			add("focus", strNode(st.Note.Focus))
+		}
 	}
 	if st.ExpectError != "" {
 		add("expectError", strNode(st.ExpectError))

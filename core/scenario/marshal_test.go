@@ -145,8 +145,8 @@ func TestAppendStepRefusesInvalidSteps(t *testing.T) {
 		step Step
 		want string
 	}{
-		{"no action", Step{At: time.Second}, "append step: a step needs exactly one of kubectl, apply, fault, expect, commit, load"},
-		{"two actions", Step{Kubectl: "get pods", Expect: e}, "append step: a step needs exactly one of kubectl, apply, fault, expect, commit, load"},
+		{"no action", Step{At: time.Second}, "append step: a step needs exactly one of kubectl, apply, fault, expect, commit, load, note"},
+		{"two actions", Step{Kubectl: "get pods", Expect: e}, "append step: a step needs exactly one of kubectl, apply, fault, expect, commit, load, note"},
 		{"a fraction of a second", Step{At: 1500 * time.Millisecond, Kubectl: "get pods"}, "append step: at 1.5s: must be a whole number of seconds between 0s and 24h"},
 		{"negative", Step{At: -time.Second, Kubectl: "get pods"}, "append step: at -1s: must be a whole number of seconds between 0s and 24h"},
 		{"beyond 24h", Step{At: 25 * time.Hour, Kubectl: "get pods"}, "append step: at 25h0m0s: must be a whole number of seconds between 0s and 24h"},

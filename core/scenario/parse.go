@@ -99,6 +99,9 @@ type rawStep struct {
 	Commit      *yaml.Node `json:"commit"`
 	Load        *yaml.Node `json:"load"`
 	ExpectError *yaml.Node `json:"expectError"`
+	Note        *yaml.Node `json:"note"`
+	Pause       *yaml.Node `json:"pause"`
+	Focus       *yaml.Node `json:"focus"`
 }
 
 // Parse parses a scenario, or a plain manifest file (one or several objects
@@ -486,4 +489,4 @@ func (p *parser) checkStepsWithin(s *Scenario) {
 	}
 }
 
-var errNoAction = errors.New("a step needs exactly one of kubectl, apply, fault, expect, commit, load")
+var errNoAction = errors.New("a step needs exactly one of kubectl, apply, fault, expect, commit, load, note")

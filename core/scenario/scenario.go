@@ -178,7 +178,7 @@ func (c Cluster) NodeNames() []string {
 }
 
 // Step is one timed action. Exactly one of Kubectl, Apply, Fault, Expect,
-// Commit and Load is set.
+// Commit, Load and Note is set.
 type Step struct {
 	// At is when the step runs, a whole number of seconds from t=0.
 	At time.Duration
@@ -192,6 +192,8 @@ type Step struct {
 	Commit []CommitItem
 	// Load sets the load on a Deployment's pods.
 	Load *LoadStep
+	// Note narrates: a caption the page shows from this second on.
+	Note *Note
 	// ExpectError, on a kubectl or apply step, says that the step must fail
 	// with an error containing this text.
 	ExpectError string
@@ -236,6 +238,8 @@ func (s Step) Action() string {
 		return commitAction(s.Commit)
 	case s.Load != nil:
 		return "load " + s.Load.String()
+	case s.Note != nil:
+		return "note"
 	}
 	return ""
 }

@@ -46,7 +46,7 @@ func (p *parser) step(rs rawStep, path string) (Step, bool) {
 	}
 	var acts []action
 	for _, a := range []action{{"kubectl", rs.Kubectl}, {"apply", rs.Apply}, {"fault", rs.Fault}, {"expect", rs.Expect},
-		{"commit", rs.Commit}, {"load", rs.Load}} {
+		{"commit", rs.Commit}, {"load", rs.Load}, {"note", rs.Note}} {
 		if a.node != nil {
 			acts = append(acts, a)
 		}
@@ -84,6 +84,8 @@ func (p *parser) step(rs rawStep, path string) (Step, bool) {
 			st.ExpectError = s
 		}
 	}
+	isNote := len(acts) > 0 && acts[0].name == "note"
+	p.noteOptions(&st, rs, path, isNote)
 	if len(acts) > 1 {
 		// Keep only the first action.
 		first := Step{At: st.At, ExpectError: st.ExpectError, Line: st.Line, Col: st.Col}
@@ -100,6 +102,8 @@ func (p *parser) step(rs rawStep, path string) (Step, bool) {
 			first.Commit = st.Commit
 		case "load":
 			first.Load = st.Load
+		case "note":
+			first.Note = st.Note
 		}
 		st = first
 	}
@@ -115,6 +119,9 @@ func (p *parser) action(st *Step, a action, path string) {
 		return
 	case "commit":
 		st.Commit = p.commit(n, path)
+		return
+	case "note":
+		st.Note = p.note(n, path)
 		return
 	}
 	s, ok := p.str(n, path)
@@ -250,4 +257,48 @@ func (p *parser) apply(n *yaml.Node, path string) []manifest.Doc {
 		return nil
 	}
 	return docs
+}
+
+// note reads a note's text (its pause and focus are read by noteOptions).
+func (p *parser) note(n *yaml.Node, path string) *Note {
+	s, ok := p.str(n, path)
+	if !ok {
+		return nil
+	}
+	if err := CheckNote(s); err != nil {
+		p.exprError(n, path, "invalid note", err)
+		return nil
+	}
+	return &Note{Text: s}
+}
+
+// noteOptions reads pause and focus, which only a note step may have.
+func (p *parser) noteOptions(st *Step, rs rawStep, path string, isNote bool) {
+	for _, o := range []struct {
+		name string
+		node *yaml.Node
+	}{{"pause", rs.Pause}, {"focus", rs.Focus}} {
+		if o.node != nil && !isNote {
+			p.problem(p.pos.Lookup(path+"."+o.name), "%s.%s: only a note step may have %s", path, o.name, o.name)
+		}
+	}
+	if !isNote || st.Note == nil {
+		return
+	}
+	if rs.Pause != nil {
+		if rs.Pause.Kind != yaml.ScalarNode || rs.Pause.ShortTag() != "!!bool" {
+			p.problem(nodePos(rs.Pause), "%s.pause: must be true or false", path)
+		} else {
+			st.Note.Pause = rs.Pause.Value == "true" || rs.Pause.Value == "True" || rs.Pause.Value == "TRUE"
+		}
+	}
+	if rs.Focus != nil {
+		if f, ok := p.str(rs.Focus, path+".focus"); ok {
+			if err := CheckFocus(f); err != nil {
+				p.exprError(rs.Focus, path+".focus", "invalid focus", err)
+			} else {
+				st.Note.Focus = f
+			}
+		}
+	}
 }

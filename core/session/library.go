@@ -14,8 +14,9 @@ import (
 
 // PreferredDefaults are the built-in scenarios the page opens when its
 // address names none, the first that exists winning; failing all of them,
-// the library's first scenario by name.
-var PreferredDefaults = []string{"rolling-update", "basic-loop"}
+// the library's first scenario by name. The first is the learning path's
+// first lesson (scenarios/path/lessons.yaml; library_test.go checks).
+var PreferredDefaults = []string{"desired-state", "rolling-update", "basic-loop"}
 
 // Info describes one built-in scenario for the picker.
 type Info struct {

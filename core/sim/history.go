@@ -73,6 +73,9 @@ func (s *Sim) record(st *state) {
 		smp.Services = append(smp.Services, ServiceSample{Name: tr.Service, Requests: tr.Requests, Succeeded: tr.Succeeded})
 	}
 	for _, r := range st.tick.Steps {
+		if r.Note != nil {
+			continue // a note has its own mark (view.NoteMarks)
+		}
 		kind := "step"
 		if !r.OK {
 			kind = "failed-step"

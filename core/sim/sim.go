@@ -144,6 +144,9 @@ type StepResult struct {
 	// Its later seconds' results carry its At and Action, the output of
 	// that second, and, in the last one, its outcome (see waits.go).
 	Waiting bool `json:"waiting,omitempty"`
+	// Note is set on a note step: Output is its plain text, Note what the
+	// page needs to show it (docs/trace.md).
+	Note *NoteResult `json:"note,omitempty"`
 	// Follow identifies a waiting command run from the console that only
 	// reads (0: none), for Progress.
 	Follow int `json:"-"`
@@ -153,6 +156,14 @@ type StepResult struct {
 	Refused bool `json:"-"`
 	// wrote is set when the step's command wrote to the store.
 	wrote bool
+}
+
+// NoteResult is a note step in the trace: its text as written (the
+// Markdown subset of docs/scenarios.md), and its pause and focus.
+type NoteResult struct {
+	Text  string `json:"text"`
+	Pause bool   `json:"pause,omitempty"`
+	Focus string `json:"focus,omitempty"`
 }
 
 // New prepares a simulation of scn at t=0 (tick 0 has run).

@@ -90,6 +90,9 @@ func (s *Sim) runStep(st *state, ctx *controller.Context, i int) StepResult {
 	case step.Load != nil:
 		r.Output = s.load(st, step.Load)
 		r.OK = true
+	case step.Note != nil:
+		r.Output, r.OK = step.Note.Plain(), true
+		r.Note = &NoteResult{Text: step.Note.Text, Pause: step.Note.Pause, Focus: step.Note.Focus}
 	case step.Expect != nil:
 		r.Expect = true
 		ok, got, err := evalExpect(st.store, step.Expect)
