@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -19,23 +20,33 @@ import (
 // wasmMayImport are the packages of this module that package wasm (the
 // page compiled to WebAssembly) may import (wasm/doc.go): the page's
 // native layer, the view models it draws, the library it keeps in browser
-// storage, the version and the built-in scenarios it embeds, and the
-// engine only for the types renderers read (wasmSimTypes). Everything
-// else (core/scenario, core/kubectl, core/compare, core/manifest, ...) it
-// reaches through core/session, where the decisions are natively tested.
+// storage, the learning path and the reader's progress (decided in
+// core/lesson), the texts' plural and seconds formatter, the version and
+// the built-in scenarios it embeds; and, only for some of their names
+// (wasmMayName), the engine and the scenario format. Everything else
+// (core/kubectl, core/compare, core/manifest, ...) it reaches through
+// core/session, where the decisions are natively tested.
 var wasmMayImport = map[string]bool{
-	"converge/core/session": true,
-	"converge/core/view":    true,
-	"converge/core/library": true,
-	"converge/core/version": true,
-	"converge/core/sim":     true,
-	"converge/scenarios":    true,
+	"converge/core/session":  true,
+	"converge/core/view":     true,
+	"converge/core/library":  true,
+	"converge/core/lesson":   true,
+	"converge/core/humanize": true,
+	"converge/core/version":  true,
+	"converge/core/sim":      true,
+	"converge/core/scenario": true,
+	"converge/scenarios":     true,
 }
 
-// wasmSimTypes are the only names of core/sim that package wasm may use:
-// the simulation renderers read and a command's result they draw. It calls
-// no function of the engine.
-var wasmSimTypes = map[string]bool{"Sim": true, "StepResult": true}
+// wasmMayName are the only names that package wasm may use of the
+// packages it imports for their types: of core/sim, the simulation
+// renderers read and a command's result they draw (it calls no function
+// of the engine); of core/scenario, the spans of a note that
+// render_notes.go draws (it parses nothing).
+var wasmMayName = map[string]map[string]bool{
+	"converge/core/sim":      {"Sim": true, "StepResult": true},
+	"converge/core/scenario": {"Span": true, "SpanEm": true, "SpanStrong": true, "SpanCode": true, "SpanLink": true, "SpanText": true},
+}
 
 // simChange is a call that changes a simulation: only core/session makes
 // them.
@@ -73,23 +84,26 @@ func checkWasmFile(t *testing.T, path string) {
 	fset := token.NewFileSet()
 	file, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
 	require.NoError(t, err)
-	simName := ""
+	limited := map[string]string{} // the file's name of a package of wasmMayName → its path
 	for _, imp := range file.Imports {
-		if imp.Path.Value == `"converge/core/sim"` {
-			simName = "sim"
-			if imp.Name != nil {
-				simName = imp.Name.Name
-			}
+		path, _ := strconv.Unquote(imp.Path.Value)
+		if wasmMayName[path] == nil {
+			continue
 		}
+		name := path[strings.LastIndex(path, "/")+1:]
+		if imp.Name != nil {
+			name = imp.Name.Name
+		}
+		limited[name] = path
 	}
 	ast.Inspect(file, func(n ast.Node) bool {
 		sel, ok := n.(*ast.SelectorExpr)
-		if !ok || simName == "" {
+		if !ok {
 			return true
 		}
-		if x, ok := sel.X.(*ast.Ident); ok && x.Name == simName && !wasmSimTypes[sel.Sel.Name] {
-			assert.Fail(t, "decision in wasm", "%s: uses sim.%s: wasm names only the types sim.Sim and sim.StepResult; ask core/session",
-				fset.Position(sel.Pos()), sel.Sel.Name)
+		if x, ok := sel.X.(*ast.Ident); ok && limited[x.Name] != "" && !wasmMayName[limited[x.Name]][sel.Sel.Name] {
+			assert.Fail(t, "decision in wasm", "%s: uses %s.%s: wasm names only some types of %s (wasmMayName); ask core/session",
+				fset.Position(sel.Pos()), x.Name, sel.Sel.Name, limited[x.Name])
 		}
 		return true
 	})

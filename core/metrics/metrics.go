@@ -27,6 +27,7 @@ import (
 
 	"converge/core/api"
 	"converge/core/controller"
+	"converge/core/humanize"
 	"converge/core/labels"
 )
 
@@ -249,7 +250,11 @@ func (s *Server) record(ctx *controller.Context, shares map[string]Load, phase i
 					n++
 				}
 			}
-			r.Action = fmt.Sprintf("scrape: %d pods have a metric of the last %ds", n, res)
+			verb := "have"
+			if n == 1 {
+				verb = "has"
+			}
+			r.Action = fmt.Sprintf("scrape: %s %s a metric of the last %ds", humanize.Count(n, "pod"), verb, res)
 		} else {
 			r.InSync = true
 			r.Observed += fmt.Sprintf("; next scrape in %ds", res-phase)

@@ -8,6 +8,7 @@ import (
 
 	"converge/core/api"
 	"converge/core/controller"
+	"converge/core/humanize"
 	"converge/core/labels"
 	"converge/core/store"
 )
@@ -187,7 +188,7 @@ func (c *Controller) reconcile(ctx *controller.Context, shared *api.HorizontalPo
 			setStatus(h, current, h.Status.DesiredReplicas, statuses, false, now)
 			c.updateStatusIfNeeded(ctx, orig, h)
 			ctx.Event(h, Component, api.EventTypeWarning, "FailedComputeMetricsReplicas", err.Error())
-			rec.Observed = fmt.Sprintf("%s at %d replicas; %s", target, current, metricsText(h))
+			rec.Observed = fmt.Sprintf("%s at %s; %s", target, humanize.Count(current, "replica"), metricsText(h))
 			rec.Waiting = "cannot compute a replica count: " + err.Error()
 			return rec
 		}
@@ -209,7 +210,7 @@ func (c *Controller) reconcile(ctx *controller.Context, shared *api.HorizontalPo
 		desired = limit.Replicas
 		rescale = desired != current
 	}
-	rec.Observed = fmt.Sprintf("%s at %d replicas; %s", target, current, metricsText(h))
+	rec.Observed = fmt.Sprintf("%s at %s; %s", target, humanize.Count(current, "replica"), metricsText(h))
 	if rescale {
 		if err := c.writeScale(ctx, h, scale, desired, historyReason(h, reason, limit, desired)); err != nil {
 			ctx.Event(h, Component, api.EventTypeWarning, "FailedRescale",
