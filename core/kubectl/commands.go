@@ -121,6 +121,12 @@ var commands = []*cmdSpec{
 		flags: withFieldManager(join(fileFlags, mutationFlags, selectAllFlags, []flagSpec{required(intF("replicas", "", 0, "0")),
 			intF("current-replicas", "", 0, "-1"), fResourceVer, fTimeout, fRecord}), ""),
 		run: runScale},
+	{path: []string{"autoscale"}, use: "autoscale (-f FILENAME | TYPE NAME | TYPE/NAME) [--min=MINPODS] --max=MAXPODS [--cpu=CPU] [--memory=MEMORY]",
+		short: "Auto-scale a deployment, replica set, stateful set, or replication controller", mutates: true,
+		flags: withFieldManager(join(fileFlags, mutationFlags, []flagSpec{fRecord, intF("min", "", 32, "-1"), required(intF("max", "", 32, "-1")),
+			intF("cpu-percent", "", 32, "-1"), stringF("cpu", "", ""), stringF("memory", "", ""), stringF("name", "", ""),
+			boolF("save-config", "")}), "kubectl-autoscale"),
+		run: runAutoscale},
 	{path: []string{"set"}, use: "set SUBCOMMAND", short: "Set specific features on objects",
 		subs: []*cmdSpec{
 			{path: []string{"set", "image"}, use: "set image (-f FILENAME | TYPE NAME) CONTAINER_NAME_1=CONTAINER_IMAGE_1 ... CONTAINER_NAME_N=CONTAINER_IMAGE_N",

@@ -162,7 +162,7 @@ func positional(spec *cmdSpec, args []string, current string, st storeReader) []
 	switch {
 	case strings.HasPrefix(cmd, "rollout"):
 		types = typeNames(api.KindDeployment)
-	case cmd == "scale":
+	case cmd == "scale", cmd == "autoscale":
 		types = typeNames(api.KindDeployment, api.KindReplicaSet)
 	case strings.HasPrefix(cmd, "set"):
 		types = typeNames(api.KindDeployment, api.KindReplicaSet, api.KindPod)

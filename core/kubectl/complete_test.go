@@ -18,7 +18,7 @@ func TestComplete(t *testing.T) {
 		name, line string
 		want       []string
 	}{
-		{"commands", "", []string{"annotate", "api-resources", "apply", "cordon", "create", "delete", "describe", "drain", "get", "label",
+		{"commands", "", []string{"annotate", "api-resources", "apply", "autoscale", "cordon", "create", "delete", "describe", "drain", "get", "label",
 			"patch", "rollout", "scale", "set", "taint", "uncordon", "version", "wait"}},
 		{"command prefix", "ro", []string{"rollout"}},
 		{"after kubectl", "kubectl ap", []string{"api-resources", "apply"}},

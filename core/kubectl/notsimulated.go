@@ -20,7 +20,6 @@ var notSimulated = map[string]string{
 	"expose":       "write the Service in the scenario's objects instead",
 	"edit":         "there is no editor behind the console: use patch, set, scale or the page's editor",
 	"replace":      "use kubectl apply -f",
-	"autoscale":    "write the HorizontalPodAutoscaler in the scenario's objects instead",
 	"explain":      "the API's documentation is not part of the simulation",
 	"events":       "the page's Events tab lists them (kubectl get events also works)",
 	"cluster-info": "the simulated cluster has no endpoints to show",
