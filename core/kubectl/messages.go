@@ -14,7 +14,9 @@ const (
 	msgUnterminatedSingleQuote = "unterminated single-quoted string"
 	msgUnterminatedDoubleQuote = "unterminated double-quoted string"
 	msgTrailingBackslash       = "the line ends with an unescaped backslash"
-	msgNoStore                 = "no cluster to run against"
+	msgPipe                    = "pipes (|) are not supported: the console runs one kubectl command and no other program " +
+		"(pick fields with -o jsonpath=... or -o custom-columns=..., filter with -l or --field-selector)"
+	msgNoStore = "no cluster to run against"
 	// msgNeedsSubcommand sums up, on one line, the help a group command
 	// alone prints (kubectl rollout): a scenario's problem list needs one.
 	msgNeedsSubcommand = "%s needs a subcommand: %s"
