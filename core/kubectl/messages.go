@@ -169,7 +169,6 @@ const (
 	msgRollbackPaused        = "you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again"
 	msgRollbackSkipped       = "skipped rollback (current template already matches revision %d)"
 	msgRolledBack            = "rolled back"
-	msgRollbackWarning       = "resource %s was previously managed with 'kubectl apply'. Rolling back will not update the kubectl.kubernetes.io/last-applied-configuration annotation, which may cause unexpected behavior on future 'kubectl apply' operations. Consider using 'kubectl apply' with your previous configuration file instead."
 	msgAlreadyPaused         = "is already paused"
 	msgNotPaused             = "is not paused"
 	msgPausingUnsupported    = "pausing is not supported"
