@@ -19,8 +19,11 @@ func runGet(x *execCtx) error {
 		return &plainError{msg: msgFieldSelectorUnsup}
 	}
 	format := c.str("output")
-	if err := checkOutput(format, true); err != nil {
-		return err
+	tmplKind, tmplArg, isTmpl := x.templateFormat(format)
+	if !isTmpl {
+		if err := checkOutput(format, true); err != nil {
+			return err
+		}
 	}
 	sl, err := x.selectForReading(msgGetNoType)
 	if err != nil {
@@ -28,6 +31,16 @@ func runGet(x *execCtx) error {
 	}
 	if c.boolean("ignore-not-found") {
 		sl.errs = dropNotFound(sl.errs)
+	}
+	switch {
+	case isTmpl && tmplKind == "jsonpath":
+		if err := x.printJSONPath(sl.infos, sl.named && len(sl.targets) == 1 && len(sl.errs) == 0, tmplArg); err != nil {
+			return err
+		}
+	case isTmpl:
+		if err := x.printCustomColumns(sl.infos, tmplArg); err != nil {
+			return err
+		}
 	}
 	switch format {
 	case outputYAML, outputJSON:
@@ -37,6 +50,9 @@ func runGet(x *execCtx) error {
 			x.printf("%s\n", ref(in.rt, in.name()))
 		}
 	default:
+		if isTmpl {
+			break
+		}
 		x.printTables(sl.infos, format == outputWide, sl.allNS)
 		if len(sl.infos) == 0 && len(sl.errs) == 0 && !c.boolean("ignore-not-found") {
 			x.printNoResources(sl.targets, sl.allNS)
