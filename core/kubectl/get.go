@@ -13,10 +13,6 @@ func runGet(x *execCtx) error {
 	switch {
 	case c.boolean("watch") || c.boolean("watch-only"):
 		return &plainError{msg: msgWatchUnsupported}
-	case c.str("sort-by") != "":
-		return &plainError{msg: msgSortByUnsupported}
-	case c.str("field-selector") != "":
-		return &plainError{msg: msgFieldSelectorUnsup}
 	}
 	format := c.str("output")
 	tmplKind, tmplArg, isTmpl := x.templateFormat(format)
@@ -31,6 +27,16 @@ func runGet(x *execCtx) error {
 	}
 	if c.boolean("ignore-not-found") {
 		sl.errs = dropNotFound(sl.errs)
+	}
+	if fs := c.str("field-selector"); fs != "" {
+		if sl.infos, err = filterByFields(sl.targets, sl.infos, fs); err != nil {
+			return err
+		}
+	}
+	if sb := c.str("sort-by"); sb != "" {
+		if err := x.sortInfos(sl.infos, sb); err != nil {
+			return err
+		}
 	}
 	switch {
 	case isTmpl && tmplKind == "jsonpath":
