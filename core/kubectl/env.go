@@ -117,6 +117,9 @@ type execCtx struct {
 	listMany bool
 	// wait is the rest of a command that goes on (see Waiter).
 	wait Waiter
+	// watchRows: get -w printing the rows of a watch event, without
+	// headers.
+	watchRows bool
 }
 
 // printf writes to stdout.

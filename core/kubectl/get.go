@@ -7,16 +7,12 @@ import (
 	"converge/core/api"
 )
 
-// runGet is `kubectl get`: tables, -o wide|yaml|json|name.
+// runGet is `kubectl get`: tables, -o wide|yaml|json|name|jsonpath|
+// custom-columns, --field-selector, --sort-by, and -w (getwatch.go).
 func runGet(x *execCtx) error {
 	c := x.cmd
-	switch {
-	case c.boolean("watch") || c.boolean("watch-only"):
-		return &plainError{msg: msgWatchUnsupported}
-	}
 	format := c.str("output")
-	tmplKind, tmplArg, isTmpl := x.templateFormat(format)
-	if !isTmpl {
+	if _, _, isTmpl := x.templateFormat(format); !isTmpl {
 		if err := checkOutput(format, true); err != nil {
 			return err
 		}
@@ -38,33 +34,50 @@ func runGet(x *execCtx) error {
 			return err
 		}
 	}
-	switch {
-	case isTmpl && tmplKind == "jsonpath":
-		if err := x.printJSONPath(sl.infos, sl.named && len(sl.targets) == 1 && len(sl.errs) == 0, tmplArg); err != nil {
+	watch, watchOnly := c.boolean("watch"), c.boolean("watch-only")
+	if !watchOnly {
+		if err := x.printGetResult(sl.infos, sl.named && len(sl.targets) == 1 && len(sl.errs) == 0, len(sl.errs) == 0); err != nil {
 			return err
 		}
-	case isTmpl:
-		if err := x.printCustomColumns(sl.infos, tmplArg); err != nil {
-			return err
-		}
-	}
-	switch format {
-	case outputYAML, outputJSON:
-		x.printGeneric(sl.infos, sl.named && len(sl.targets) == 1 && len(sl.errs) == 0, format)
-	case outputName:
-		for _, in := range sl.infos {
-			x.printf("%s\n", ref(in.rt, in.name()))
-		}
-	default:
-		if isTmpl {
-			break
-		}
-		x.printTables(sl.infos, format == outputWide, sl.allNS)
-		if len(sl.infos) == 0 && len(sl.errs) == 0 && !c.boolean("ignore-not-found") {
+		if len(sl.infos) == 0 && len(sl.errs) == 0 && !c.boolean("ignore-not-found") && x.isTableFormat() {
 			x.printNoResources(sl.targets, sl.allNS)
 		}
 	}
+	if (watch || watchOnly) && len(sl.errs) == 0 {
+		x.wait = newGetWatch(c, sl.infos, !watchOnly)
+	}
 	return newAggregate(sl.errs)
+}
+
+// isTableFormat reports a human-readable table (the default or wide).
+func (x *execCtx) isTableFormat() bool {
+	switch f := x.cmd.str("output"); f {
+	case "", outputWide:
+		return true
+	}
+	return false
+}
+
+// printGetResult prints what get found in its -o format.
+func (x *execCtx) printGetResult(infos []info, single, _ bool) error {
+	format := x.cmd.str("output")
+	if kind, arg, ok := x.templateFormat(format); ok {
+		if kind == "jsonpath" {
+			return x.printJSONPath(infos, single, arg)
+		}
+		return x.printCustomColumns(infos, arg)
+	}
+	switch format {
+	case outputYAML, outputJSON:
+		x.printGeneric(infos, single, format)
+	case outputName:
+		for _, in := range infos {
+			x.printf("%s\n", ref(in.rt, in.name()))
+		}
+	default:
+		x.printTables(infos, format == outputWide, x.cmd.boolean("all-namespaces"))
+	}
+	return nil
 }
 
 // printGeneric prints -o yaml|json: one object as itself, anything else as a
@@ -93,7 +106,7 @@ func (x *execCtx) printTables(infos []info, wide, allNS bool) {
 		}
 	}
 	opts := tableOptions{wide: wide, withNamespace: allNS, withKind: withKind, showLabels: c.boolean("show-labels"),
-		noHeaders: c.boolean("no-headers"), labelColumns: c.list("label-columns")}
+		noHeaders: c.boolean("no-headers") || x.watchRows, labelColumns: c.list("label-columns")}
 	var b strings.Builder
 	for start := 0; start < len(infos); {
 		end := start

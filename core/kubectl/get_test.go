@@ -55,7 +55,6 @@ func TestGetTables(t *testing.T) {
 		{"bad output", "get pods -o go-template={{.x}}", "", `error: unable to match a printer suitable for the output format "go-template={{.x}}", allowed formats are: custom-columns,json,jsonpath,name,wide,yaml`},
 		{"type/name mixed with type", "get deploy/web pods", "", "error: " + msgNoNeedForType},
 		{"empty name", "get deploy/", "", "error: arguments in resource/name form must have a single resource and name"},
-		{"watch", "get pods -w", "", "error: " + msgWatchUnsupported},
 	}
 	f := newFixture(t)
 	for _, tc := range tests {

@@ -72,7 +72,6 @@ const (
 	msgNoResourcesFoundNS = "No resources found"
 	msgGetNoType          = "You must specify the type of resource to get. Use \"kubectl api-resources\" for a complete list of supported resources.\n\nerror: Required resource not specified.\nUse \"kubectl explain <resource>\" for a detailed description of that resource (e.g. kubectl explain pods).\nSee 'kubectl get -h' for help and examples"
 	msgDescribeNoType     = "You must specify the type of resource to describe. Use \"kubectl api-resources\" for a complete list of supported resources.\n\nerror: Required resource not specified.\nSee 'kubectl describe -h' for help and examples"
-	msgWatchUnsupported   = "--watch is not supported here: the simulation advances in steps, run the command again to see changes"
 	msgNoDescriber        = "no description has been implemented for %s"
 )
 
