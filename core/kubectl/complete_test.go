@@ -19,7 +19,7 @@ func TestComplete(t *testing.T) {
 		want       []string
 	}{
 		{"commands", "", []string{"annotate", "api-resources", "apply", "autoscale", "cordon", "create", "delete", "describe", "drain", "get", "label",
-			"patch", "rollout", "scale", "set", "taint", "uncordon", "version", "wait"}},
+			"patch", "rollout", "scale", "set", "taint", "top", "uncordon", "version", "wait"}},
 		{"command prefix", "ro", []string{"rollout"}},
 		{"after kubectl", "kubectl ap", []string{"api-resources", "apply"}},
 		{"global flags before a command", "-", []string{"--help", "--namespace"}},

@@ -15,7 +15,6 @@ var notSimulated = map[string]string{
 	"debug":        "no container runs here, so there is nothing to debug",
 	"port-forward": "the simulated cluster has no network to forward from",
 	"proxy":        "the simulated cluster has no network to proxy",
-	"top":          "the simulated cluster has no metrics server",
 	"run":          "use kubectl create deployment NAME --image=IMAGE",
 	"expose":       "write the Service in the scenario's objects instead",
 	"edit":         "there is no editor behind the console: use patch, set, scale or the page's editor",
