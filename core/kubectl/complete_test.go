@@ -75,3 +75,10 @@ func TestCompleteWithoutStore(t *testing.T) {
 	assert.Nil(t, Complete(&Env{}, "cordon "))
 	assert.Equal(t, []string{"scale"}, Complete(nil, "sc"))
 }
+
+func TestCompleteTopNames(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	assert.Equal(t, []string{"node-1", "node-2"}, Complete(f.env, "top node "))
+	assert.Contains(t, Complete(f.env, "top pod "), "web-66b6c48dd5-4jw2m")
+}
