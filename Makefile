@@ -167,10 +167,10 @@ size:
 	GOOS=js GOARCH=wasm $(GO) build $(WASM_BUILDFLAGS) -o bin/converge.wasm.named ./wasm
 	$(GO) run ./tools/wasmsize -modfile $(WASM_MOD) -budget $(SIZE_BUDGET) $(WASMDIST_FLAGS) bin/converge.wasm.named
 
-## k8sdiff: Kubernetes' own Deployment, ReplicaSet and HPA controllers against Converge's on generated cases (tools/k8sdiff, a module of its own; see docs/fidelity.md)
+## k8sdiff: Kubernetes' own Deployment, ReplicaSet and HPA controllers, and the libraries Converge ports (labels, quantities, intstr, the YAML printer), against Converge's on generated cases (tools/k8sdiff, a module of its own; see docs/fidelity.md)
 .PHONY: k8sdiff
 k8sdiff:
-	cd tools/k8sdiff && $(GO) test -count=1 -v -run '^(TestK8sDiff|TestHPADiff)$$' .
+	cd tools/k8sdiff && $(GO) test -count=1 -v -run '^(TestK8sDiff|TestHPADiff|TestLib.*)$$' .
 
 ## bench: every benchmark, with allocations
 bench:

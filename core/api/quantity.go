@@ -39,6 +39,9 @@ func MustQuantity(s string) Quantity {
 // ErrFormatWrong is the API server's text for an unparsable quantity.
 const ErrFormatWrong = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
 
+// ErrNumeric is apimachinery's ErrNumeric.
+const ErrNumeric = "unable to parse numeric part of quantity"
+
 // suffixExp is the multiplier of a suffix: 10^exp10 for the decimal SI
 // ones (n u m "" k M G T P E), 2^exp2 for the binary ones (Ki Mi Gi Ti Pi
 // Ei).
@@ -107,6 +110,12 @@ func parseMilli(s string) (int64, error) {
 			return 0, fmt.Errorf("quantity %q is too large", s)
 		}
 		exp10 = int(max(n, -30)) // anything smaller rounds up to 1m (or stays 0) all the same
+	}
+	if exp2 >= 50 && strings.Trim(value, "+-.") == "" {
+		// "Pi", "Ei", "-Pi": apimachinery parses these exponents (beyond
+		// its int64 fast path) as a decimal number, which needs a digit
+		// (inf.Dec.SetString), while "Ki" to "Ti" alone are zero.
+		return 0, fmt.Errorf("%s", ErrNumeric)
 	}
 	m, ok := milli(value, exp10, exp2)
 	if !ok {

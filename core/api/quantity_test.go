@@ -93,6 +93,12 @@ func TestParseQuantityErrors(t *testing.T) {
 		{"1e+", suffix},
 		{"1Mi5", suffix},
 		{"1mi", suffix},
+		// No number before Pi or Ei (found by tools/k8sdiff's TestLibQuantity):
+		// apimachinery needs a digit there, while "Ti" alone is 0.
+		{"Pi", "unable to parse numeric part of quantity"},
+		{"Ei", "unable to parse numeric part of quantity"},
+		{"-Pi", "unable to parse numeric part of quantity"},
+		{".Ei", "unable to parse numeric part of quantity"},
 		{"1ii", suffix},
 		{"1kk", suffix},
 		{"1e3.5", format},

@@ -153,8 +153,10 @@ func flagValues(name string, st storeReader) []string {
 func positional(spec *cmdSpec, args []string, current string, st storeReader) []string {
 	cmd := strings.Join(spec.path, " ")
 	switch cmd {
-	case "cordon", "uncordon", "drain":
+	case "cordon", "uncordon", "drain", "top node":
 		return st.names(api.KindNode)
+	case "top pod":
+		return st.names(api.KindPod)
 	case "create deployment", "create configmap", "version", "api-resources", "apply", "create":
 		return nil
 	}
@@ -162,7 +164,7 @@ func positional(spec *cmdSpec, args []string, current string, st storeReader) []
 	switch {
 	case strings.HasPrefix(cmd, "rollout"):
 		types = typeNames(api.KindDeployment)
-	case cmd == "scale":
+	case cmd == "scale", cmd == "autoscale":
 		types = typeNames(api.KindDeployment, api.KindReplicaSet)
 	case strings.HasPrefix(cmd, "set"):
 		types = typeNames(api.KindDeployment, api.KindReplicaSet, api.KindPod)

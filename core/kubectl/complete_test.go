@@ -18,8 +18,8 @@ func TestComplete(t *testing.T) {
 		name, line string
 		want       []string
 	}{
-		{"commands", "", []string{"annotate", "api-resources", "apply", "cordon", "create", "delete", "describe", "drain", "get", "label",
-			"patch", "rollout", "scale", "set", "taint", "uncordon", "version", "wait"}},
+		{"commands", "", []string{"annotate", "api-resources", "apply", "autoscale", "cordon", "create", "delete", "describe", "drain", "get", "label",
+			"patch", "rollout", "scale", "set", "taint", "top", "uncordon", "version", "wait"}},
 		{"command prefix", "ro", []string{"rollout"}},
 		{"after kubectl", "kubectl ap", []string{"api-resources", "apply"}},
 		{"global flags before a command", "-", []string{"--help", "--namespace"}},
@@ -74,4 +74,11 @@ func TestCompleteWithoutStore(t *testing.T) {
 	assert.Nil(t, Complete(nil, "get deploy "))
 	assert.Nil(t, Complete(&Env{}, "cordon "))
 	assert.Equal(t, []string{"scale"}, Complete(nil, "sc"))
+}
+
+func TestCompleteTopNames(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	assert.Equal(t, []string{"node-1", "node-2"}, Complete(f.env, "top node "))
+	assert.Contains(t, Complete(f.env, "top pod "), "web-66b6c48dd5-4jw2m")
 }

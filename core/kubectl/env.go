@@ -1,6 +1,7 @@
 package kubectl
 
 import (
+	"converge/core/controller"
 	"fmt"
 	"io"
 	"io/fs"
@@ -27,6 +28,9 @@ type Env struct {
 	// Decode turns manifest YAML/JSON into objects (the core/manifest
 	// decoder, injected to avoid an import cycle).
 	Decode func(data []byte, source string) ([]api.Object, error)
+	// Metrics is the resource metrics API (the simulation's metrics
+	// server) that kubectl top reads; nil when the cluster serves none.
+	Metrics controller.MetricsAPI
 }
 
 // Result is what a command printed.
@@ -117,6 +121,9 @@ type execCtx struct {
 	listMany bool
 	// wait is the rest of a command that goes on (see Waiter).
 	wait Waiter
+	// watchRows: get -w printing the rows of a watch event, without
+	// headers.
+	watchRows bool
 }
 
 // printf writes to stdout.

@@ -7,20 +7,15 @@ import (
 	"converge/core/api"
 )
 
-// runGet is `kubectl get`: tables, -o wide|yaml|json|name.
+// runGet is `kubectl get`: tables, -o wide|yaml|json|name|jsonpath|
+// custom-columns, --field-selector, --sort-by, and -w (getwatch.go).
 func runGet(x *execCtx) error {
 	c := x.cmd
-	switch {
-	case c.boolean("watch") || c.boolean("watch-only"):
-		return &plainError{msg: msgWatchUnsupported}
-	case c.str("sort-by") != "":
-		return &plainError{msg: msgSortByUnsupported}
-	case c.str("field-selector") != "":
-		return &plainError{msg: msgFieldSelectorUnsup}
-	}
 	format := c.str("output")
-	if err := checkOutput(format, true); err != nil {
-		return err
+	if _, _, isTmpl := x.templateFormat(format); !isTmpl {
+		if err := checkOutput(format, true); err != nil {
+			return err
+		}
 	}
 	sl, err := x.selectForReading(msgGetNoType)
 	if err != nil {
@@ -29,22 +24,60 @@ func runGet(x *execCtx) error {
 	if c.boolean("ignore-not-found") {
 		sl.errs = dropNotFound(sl.errs)
 	}
-	switch format {
-	case outputYAML, outputJSON:
-		if err := x.printGeneric(sl.infos, sl.named && len(sl.targets) == 1 && len(sl.errs) == 0, format); err != nil {
+	if fs := c.str("field-selector"); fs != "" {
+		if sl.infos, err = filterByFields(sl.targets, sl.infos, fs); err != nil {
 			return err
 		}
-	case outputName:
-		for _, in := range sl.infos {
-			x.printf("%s\n", ref(in.rt, in.name()))
+	}
+	if sb := c.str("sort-by"); sb != "" {
+		if err := x.sortInfos(sl.infos, sb); err != nil {
+			return err
 		}
-	default:
-		x.printTables(sl.infos, format == outputWide, sl.allNS)
-		if len(sl.infos) == 0 && len(sl.errs) == 0 && !c.boolean("ignore-not-found") {
+	}
+	watch, watchOnly := c.boolean("watch"), c.boolean("watch-only")
+	if !watchOnly {
+		if err := x.printGetResult(sl.infos, sl.named && len(sl.targets) == 1 && len(sl.errs) == 0, len(sl.errs) == 0); err != nil {
+			return err
+		}
+		if len(sl.infos) == 0 && len(sl.errs) == 0 && !c.boolean("ignore-not-found") && x.isTableFormat() {
 			x.printNoResources(sl.targets, sl.allNS)
 		}
 	}
+	if (watch || watchOnly) && len(sl.errs) == 0 {
+		x.wait = newGetWatch(c, sl.infos, !watchOnly)
+	}
 	return newAggregate(sl.errs)
+}
+
+// isTableFormat reports a human-readable table (the default or wide).
+func (x *execCtx) isTableFormat() bool {
+	switch f := x.cmd.str("output"); f {
+	case "", outputWide:
+		return true
+	}
+	return false
+}
+
+// printGetResult prints what get found in its -o format.
+func (x *execCtx) printGetResult(infos []info, single, _ bool) error {
+	format := x.cmd.str("output")
+	if kind, arg, ok := x.templateFormat(format); ok {
+		if kind == "jsonpath" {
+			return x.printJSONPath(infos, single, arg)
+		}
+		return x.printCustomColumns(infos, arg)
+	}
+	switch format {
+	case outputYAML, outputJSON:
+		return x.printGeneric(infos, single, format)
+	case outputName:
+		for _, in := range infos {
+			x.printf("%s\n", ref(in.rt, in.name()))
+		}
+	default:
+		x.printTables(infos, format == outputWide, x.cmd.boolean("all-namespaces"))
+	}
+	return nil
 }
 
 // printGeneric prints -o yaml|json: one object as itself, anything else as a
@@ -84,7 +117,7 @@ func (x *execCtx) printTables(infos []info, wide, allNS bool) {
 		}
 	}
 	opts := tableOptions{wide: wide, withNamespace: allNS, withKind: withKind, showLabels: c.boolean("show-labels"),
-		noHeaders: c.boolean("no-headers"), labelColumns: c.list("label-columns")}
+		noHeaders: c.boolean("no-headers") || x.watchRows, labelColumns: c.list("label-columns")}
 	var b strings.Builder
 	for start := 0; start < len(infos); {
 		end := start

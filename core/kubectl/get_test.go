@@ -52,10 +52,9 @@ func TestGetTables(t *testing.T) {
 			"See 'kubectl get -h' for help and examples"},
 		{"name and selector", "get deploy web -l app=web", "", "error: name cannot be provided when a selector is specified"},
 		{"bad selector", "get pods -l 'a b'", "", "error: unable to parse requirement: found 'b', expected: in, notin, =, ==, !=, gt, lt"},
-		{"bad output", "get pods -o jsonpath={.x}", "", `error: unable to match a printer suitable for the output format "jsonpath={.x}", allowed formats are: json,name,wide,yaml`},
+		{"bad output", "get pods -o go-template={{.x}}", "", `error: unable to match a printer suitable for the output format "go-template={{.x}}", allowed formats are: custom-columns,json,jsonpath,name,wide,yaml`},
 		{"type/name mixed with type", "get deploy/web pods", "", "error: " + msgNoNeedForType},
 		{"empty name", "get deploy/", "", "error: arguments in resource/name form must have a single resource and name"},
-		{"watch", "get pods -w", "", "error: " + msgWatchUnsupported},
 	}
 	f := newFixture(t)
 	for _, tc := range tests {

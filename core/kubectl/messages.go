@@ -14,7 +14,9 @@ const (
 	msgUnterminatedSingleQuote = "unterminated single-quoted string"
 	msgUnterminatedDoubleQuote = "unterminated double-quoted string"
 	msgTrailingBackslash       = "the line ends with an unescaped backslash"
-	msgNoStore                 = "no cluster to run against"
+	msgPipe                    = "pipes (|) are not supported: the console runs one kubectl command and no other program " +
+		"(pick fields with -o jsonpath=... or -o custom-columns=..., filter with -l or --field-selector)"
+	msgNoStore = "no cluster to run against"
 	// msgNeedsSubcommand sums up, on one line, the help a group command
 	// alone prints (kubectl rollout): a scenario's problem list needs one.
 	msgNeedsSubcommand = "%s needs a subcommand: %s"
@@ -70,9 +72,6 @@ const (
 	msgNoResourcesFoundNS = "No resources found"
 	msgGetNoType          = "You must specify the type of resource to get. Use \"kubectl api-resources\" for a complete list of supported resources.\n\nerror: Required resource not specified.\nUse \"kubectl explain <resource>\" for a detailed description of that resource (e.g. kubectl explain pods).\nSee 'kubectl get -h' for help and examples"
 	msgDescribeNoType     = "You must specify the type of resource to describe. Use \"kubectl api-resources\" for a complete list of supported resources.\n\nerror: Required resource not specified.\nSee 'kubectl describe -h' for help and examples"
-	msgWatchUnsupported   = "--watch is not supported here: the simulation advances in steps, run the command again to see changes"
-	msgSortByUnsupported  = "--sort-by is not supported in Converge"
-	msgFieldSelectorUnsup = "--field-selector is not supported in Converge"
 	msgNoDescriber        = "no description has been implemented for %s"
 )
 
@@ -168,7 +167,6 @@ const (
 	msgRollbackPaused        = "you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again"
 	msgRollbackSkipped       = "skipped rollback (current template already matches revision %d)"
 	msgRolledBack            = "rolled back"
-	msgRollbackWarning       = "resource %s was previously managed with 'kubectl apply'. Rolling back will not update the kubectl.kubernetes.io/last-applied-configuration annotation, which may cause unexpected behavior on future 'kubectl apply' operations. Consider using 'kubectl apply' with your previous configuration file instead."
 	msgAlreadyPaused         = "is already paused"
 	msgNotPaused             = "is not paused"
 	msgPausingUnsupported    = "pausing is not supported"

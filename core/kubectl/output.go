@@ -29,8 +29,8 @@ func checkOutput(format string, wideOK bool) error {
 		}
 	}
 	allowed := "json,name,yaml"
-	if wideOK {
-		allowed = "json,name,wide,yaml"
+	if wideOK { // kubectl get, which also prints -o jsonpath=... and -o custom-columns=... (template.go)
+		allowed = "custom-columns,json,jsonpath,name,wide,yaml"
 	}
 	return &plainError{msg: fmt.Sprintf("unable to match a printer suitable for the output format %q, allowed formats are: %s", format, allowed)}
 }

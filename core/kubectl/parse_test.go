@@ -61,8 +61,8 @@ func TestParseErrorsAreKubectlTexts(t *testing.T) {
 			`error: "kubectl logs" is a kubectl command that Converge does not simulate: no container runs here, so there are no logs to read`},
 		{"port-forward is not simulated, after a global flag", "-n default port-forward svc/web 8080:80",
 			`error: "kubectl port-forward" is a kubectl command that Converge does not simulate: the simulated cluster has no network to forward from`},
-		{"top is not simulated", "top pods",
-			`error: "kubectl top" is a kubectl command that Converge does not simulate: the simulated cluster has no metrics server`},
+		{"expose is not simulated", "expose deploy web --port 80",
+			`error: "kubectl expose" is a kubectl command that Converge does not simulate: write the Service in the scenario's objects instead`},
 		// A typo near a command the subset leaves out is still a typo, and
 		// kubectl suggests the command all the same (cobra's distance 2, or
 		// a prefix).

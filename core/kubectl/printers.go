@@ -45,7 +45,7 @@ var tableColumns = map[string][]column{
 	api.KindEndpoints:               cols("NAME", "ENDPOINTS", "AGE"),
 	api.KindConfigMap:               cols("NAME", "DATA", "AGE"),
 	api.KindHorizontalPodAutoscaler: cols("NAME", "REFERENCE", "TARGETS", "MINPODS", "MAXPODS", "REPLICAS", "AGE"),
-	api.KindResourceQuota:           cols("NAME", "AGE", "REQUEST", "LIMIT"),
+	api.KindResourceQuota:           cols("NAME", "REQUEST", "LIMIT", "AGE"),
 	api.KindPodDisruptionBudget:     cols("NAME", "MIN AVAILABLE", "MAX UNAVAILABLE", "ALLOWED DISRUPTIONS", "AGE"),
 	api.KindEvent: append(append(cols("LAST SEEN", "TYPE", "REASON", "OBJECT"), wideCols("SUBOBJECT", "SOURCE")...),
 		append(cols("MESSAGE"), wideCols("FIRST SEEN", "COUNT", "NAME")...)...),
@@ -89,7 +89,7 @@ func tableRow(obj api.Object, now api.Time) []string {
 		return hpaRow(o, now)
 	case *api.ResourceQuota:
 		request, limit := quotaCells(o)
-		return []string{o.Name, since(now, o.CreationTimestamp), request, limit}
+		return []string{o.Name, request, limit, since(now, o.CreationTimestamp)}
 	case *api.PodDisruptionBudget:
 		return []string{o.Name, intOrStringOrNA(o.Spec.MinAvailable), intOrStringOrNA(o.Spec.MaxUnavailable),
 			itoa32(o.Status.DisruptionsAllowed), since(now, o.CreationTimestamp)}

@@ -25,8 +25,8 @@ func TestGetAndDescribeQuotaAndBudget(t *testing.T) {
 	require.NoError(t, err)
 	budget(2, 3, 1)(t, f)
 	tests := []struct{ line, out string }{
-		{"get quota", "NAME      AGE   REQUEST                                                         LIMIT\n" +
-			"compute   0s    pods: 3/10, requests.cpu: 1500m/2, requests.memory: 384Mi/1Gi   limits.cpu: 3/4"},
+		{"get quota", "NAME      REQUEST                                                         LIMIT             AGE\n" +
+			"compute   pods: 3/10, requests.cpu: 1500m/2, requests.memory: 384Mi/1Gi   limits.cpu: 3/4   0s"},
 		{"describe resourcequota compute", "Name:            compute\nNamespace:       default\nResource         Used   Hard\n--------         ----   ----\n" +
 			"limits.cpu       3      4\npods             3      10\nrequests.cpu     1500m  2\nrequests.memory  384Mi  1Gi"},
 		{"get pdb", "NAME   MIN AVAILABLE   MAX UNAVAILABLE   ALLOWED DISRUPTIONS   AGE\nweb    2               N/A               1                     0s"},

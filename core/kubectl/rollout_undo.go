@@ -30,9 +30,6 @@ func runRolloutUndo(x *execCtx) error {
 		if !ok {
 			return &plainError{msg: fmt.Sprintf(msgNoRollbacker, in.rt.GroupKind())}
 		}
-		if _, applied := d.Annotations[api.LastAppliedAnnotation]; applied {
-			x.warn(fmt.Sprintf(msgRollbackWarning, in.rt.Plural+"/"+d.Name))
-		}
 		result, err := x.rollback(d, to)
 		if err != nil {
 			return err

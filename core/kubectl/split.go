@@ -11,6 +11,7 @@ var (
 	ErrUnterminatedSingleQuote = errors.New(msgUnterminatedSingleQuote)
 	ErrUnterminatedDoubleQuote = errors.New(msgUnterminatedDoubleQuote)
 	ErrTrailingBackslash       = errors.New(msgTrailingBackslash)
+	ErrPipe                    = errors.New(msgPipe)
 )
 
 // Split splits a command line into words the way a POSIX shell does, without
@@ -18,7 +19,8 @@ var (
 // literally; "double quotes" keep everything except that a backslash escapes
 // ", \, $ and `; outside quotes a backslash escapes the next character.
 // Quotes may start or end inside a word (--patch='{"a":1}' is one word), and
-// an empty quoted string is an empty word.
+// an empty quoted string is an empty word. A | outside quotes is refused
+// (ErrPipe): there is no shell and no other program to pipe into.
 //
 // Examples:
 //
@@ -70,6 +72,8 @@ func splitWords(line string) ([]string, []int, error) {
 			start(i)
 			cur.WriteString(line[i+1 : i+1+j])
 			i += j + 1
+		case c == '|':
+			return nil, []int{i}, ErrPipe
 		case c == '"':
 			n, err := readDoubleQuoted(line[i+1:], &cur)
 			if err != nil {

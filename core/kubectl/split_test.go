@@ -45,6 +45,8 @@ func TestSplitRejectsUnterminatedQuotes(t *testing.T) {
 		{`get "pods`, ErrUnterminatedDoubleQuote},
 		{`get "po\"`, ErrUnterminatedDoubleQuote},
 		{`get pods\`, ErrTrailingBackslash},
+		{`get pods | grep web`, ErrPipe},
+		{`get pods -o name|wc -l`, ErrPipe},
 	}
 	for _, tc := range tests {
 		t.Run(tc.line, func(t *testing.T) {
@@ -57,9 +59,23 @@ func TestSplitRejectsUnterminatedQuotes(t *testing.T) {
 
 func TestQuoteWordRoundTrips(t *testing.T) {
 	t.Parallel()
-	for _, w := range []string{"", "web", "a b", `{"a":1}`, "it's", "--patch={\"x\":\"y z\"}", "a\tb", "-l", "k=v,x!=y"} {
+	for _, w := range []string{"", "web", "a|b", "a b", `{"a":1}`, "it's", "--patch={\"x\":\"y z\"}", "a\tb", "-l", "k=v,x!=y"} {
 		got, err := Split(quoteWord(w))
 		require.NoError(t, err, w)
 		assert.Equal(t, []string{w}, got, w)
 	}
+}
+
+// TestPipesAreRefused: a | outside quotes ends the line with an error that
+// says pipes are not supported, at the |, not passed on as an argument;
+// quoted, it is part of a word.
+func TestPipesAreRefused(t *testing.T) {
+	t.Parallel()
+	pe := Check("get pods | grep web")
+	require.NotNil(t, pe)
+	assert.Equal(t, 9, pe.Offset)
+	assert.Contains(t, pe.Msg, "pipes (|) are not supported")
+	words, err := Split(`annotate deploy web note='a|b'`)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"annotate", "deploy", "web", "note=a|b"}, words)
 }

@@ -359,8 +359,7 @@ func (p *parser) parseIdentifiersList() ([]string, error) {
 				set[""] = true // ",)"
 				return sortedSet(set), nil
 			case commaToken:
-				p.consume(values)
-				set[""] = true // ",,"
+				set[""] = true // ",,": the next comma is read by the loop, as apimachinery 0.35 does
 			}
 		default:
 			return nil, fmt.Errorf("found '%s', expected: ',', or identifier", lit)

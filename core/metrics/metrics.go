@@ -126,6 +126,10 @@ func (s *Server) PodMetrics(namespace string, sel labels.Selector) []controller.
 	return out
 }
 
+// Serving reports whether the metrics API serves: the scenario has the
+// metrics model (a load set, or a scrape made for an HPA).
+func (s *Server) Serving() bool { return len(s.loads) > 0 || !s.lastAt.IsZero() }
+
 // LastScrape returns when the last scrape was (zero before the first).
 func (s *Server) LastScrape() time.Time { return s.lastAt }
 

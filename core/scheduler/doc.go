@@ -32,7 +32,9 @@
 // at most every 10 s, or at once when the message changes. Node usage is
 // computed once per Sync from the bound pods and updated as pods are bound.
 //
-// Not simulated: preemption (and its " preemption: ..." suffix of the
-// message), affinity and topologySpreadConstraints written in the pod spec
+// When no node fits, the message ends with DefaultPreemption's
+// " preemption: ..." (filter.go preemptionTail). Not simulated: preemption
+// itself (evicting lower-priority pods; the tail is then left out),
+// affinity and topologySpreadConstraints written in the pod spec
 // (kept raw), volumes, images on nodes, the percentage of nodes scored.
 package scheduler

@@ -18,6 +18,12 @@ const (
 	ErrReasonInsufficientCPU    = "Insufficient cpu"
 	ErrReasonInsufficientMemory = "Insufficient memory"
 
+	// The DefaultPreemption plugin's reasons (its PostFilter, run when no
+	// node fits).
+	ErrReasonPreemptionNotHelpful = "Preemption is not helpful for scheduling"
+	ErrReasonNoVictims            = "No preemption victims found for incoming pod"
+	msgPreemptNever               = "not eligible due to preemptionPolicy=Never."
+
 	// NoNodesAvailable is ErrNoNodesAvailable, for a cluster without nodes.
 	NoNodesAvailable = "no nodes available to schedule pods"
 )
@@ -165,4 +171,46 @@ func countReasons(counts []int, r reason) {
 			counts[i]++
 		}
 	}
+}
+
+// preemptionTail is the " preemption: ..." DefaultPreemption's PostFilter
+// adds to the fit error when no node fits (defaultpreemption's PostFilter,
+// Evaluator.Preempt): a pod with preemptionPolicy Never is not eligible;
+// otherwise a node whose filter failure preemption cannot resolve
+// (unschedulable, an untolerated taint, the node selector, a request larger
+// than the node's allocatable) counts as "Preemption is not helpful for
+// scheduling", and a node whose pods all have the pod's priority or a
+// higher one as "No preemption victims found for incoming pod", in a
+// FitError of their own. When a node has pods of a lower priority,
+// Kubernetes would evict some of them (a preemption), which Converge does
+// not simulate: the tail is left out (docs/fidelity.md).
+func preemptionTail(c *candidate, nodes []nodeInfo) string {
+	if pp := c.pod.Spec.PreemptionPolicy; pp != nil && *pp == "Never" {
+		return " preemption: " + msgPreemptNever
+	}
+	prio := api.Deref(c.pod.Spec.Priority, 0)
+	notHelpful, noVictims := 0, 0
+	for i := range nodes {
+		n := &nodes[i]
+		r := filter(c, n)
+		switch {
+		case r&(reasonUnschedulable|reasonTaint|reasonSelector) != 0,
+			r&reasonCPU != 0 && c.req.cpu > n.allocCPU,
+			r&reasonMemory != 0 && c.req.mem > n.allocMem:
+			notHelpful++
+		case n.pods > 0 && n.minPriority < prio:
+			return ""
+		default:
+			noVictims++
+		}
+	}
+	var parts []string
+	if notHelpful > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s", notHelpful, ErrReasonPreemptionNotHelpful))
+	}
+	if noVictims > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s", noVictims, ErrReasonNoVictims))
+	}
+	sort.Strings(parts)
+	return fmt.Sprintf(" preemption: 0/%d nodes are available: %s.", len(nodes), strings.Join(parts, ", "))
 }

@@ -125,6 +125,9 @@ type nodeInfo struct {
 	used      resources
 	pods      int64
 	ports     []hostPort
+	// minPriority is the lowest priority of the node's pods (when pods >
+	// 0): preemption's potential victims have a lower one than the pod.
+	minPriority int32
 	// hasHostname, zone and hasZone are the node's topology labels.
 	hasHostname bool
 	zone        string
@@ -176,6 +179,7 @@ func newSnapshot(s *store.Store, owners []string, withPorts bool) *snapshot {
 		}
 		ni := &snap.nodes[i]
 		ni.used.add(memo.of(p))
+		ni.addPriority(api.Deref(p.Spec.Priority, 0))
 		ni.pods++
 		if withPorts {
 			ni.ports = append(ni.ports, podHostPorts(p)...)
@@ -236,4 +240,12 @@ func (c *nameCache) lookup(s string, slow func(string) int) int {
 		e.data, e.n, e.idx = d, len(s), slow(s)
 	}
 	return e.idx
+}
+
+// addPriority counts a pod's priority into minPriority; call it before
+// pods++.
+func (n *nodeInfo) addPriority(p int32) {
+	if n.pods == 0 || p < n.minPriority {
+		n.minPriority = p
+	}
 }

@@ -142,7 +142,11 @@ func (cy *cycle) scheduleOne(p *api.Pod) {
 		}
 	}
 	if len(cy.feasible) == 0 {
-		cy.unschedulable(p, fitError(len(cy.snap.nodes), cy.counts))
+		msg := fitError(len(cy.snap.nodes), cy.counts)
+		if len(cy.snap.nodes) > 0 {
+			msg += preemptionTail(c, cy.snap.nodes)
+		}
+		cy.unschedulable(p, msg)
 		return
 	}
 	cy.bind(c, pickNode(cy.snap, c, cy.feasible, &cy.scores))
@@ -171,6 +175,7 @@ func (cy *cycle) bind(c *candidate, i int) {
 	cy.ctx.Event(bound, Component, api.EventTypeNormal, ScheduledReason,
 		fmt.Sprintf("Successfully assigned %s/%s to %s", p.Namespace, p.Name, n.name))
 	n.used.add(c.req)
+	n.addPriority(api.Deref(p.Spec.Priority, 0))
 	n.pods++
 	n.ports = append(n.ports, c.ports...)
 	if c.owner >= 0 {

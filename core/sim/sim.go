@@ -243,7 +243,11 @@ func newNode(n scenario.NodeSpec) *api.Node {
 func (s *Sim) Env() *kubectl.Env { return s.env(s.state) }
 
 func (s *Sim) env(st *state) *kubectl.Env {
-	return &kubectl.Env{Store: st.store, Decode: manifest.DecodeObjects}
+	env := &kubectl.Env{Store: st.store, Decode: manifest.DecodeObjects}
+	if st.metrics != nil && st.metrics.Serving() {
+		env.Metrics = st.metrics
+	}
+	return env
 }
 
 // GitOps returns the GitOps reconciler of the current state, or nil when

@@ -295,11 +295,13 @@ func evalExpect(st *store.Store, e *scenario.Expect) (bool, string, error) {
 // command that only reads (get, describe, rollout status ...) runs against
 // the current state and is not recorded; one that waits (rollout status,
 // wait) goes on as the simulation advances, Progress says what it has
-// printed since, and going back in time stops it. A command that changes the cluster
+// printed since, and going back in time stops it; `get -w` goes on until
+// the next command. A command that changes the cluster
 // becomes a step of the scenario one second from now (so that it replays and
 // shares), everything computed after now is dropped, and the simulation
 // advances one second to run it.
 func (s *Sim) Run(line string) StepResult {
+	s.endWatches()
 	cmd, err := kubectl.Parse(line)
 	if err == nil && !cmd.Mutates() {
 		res := cmd.Exec(s.env(s.state))

@@ -207,3 +207,16 @@ func (s *Sim) stopConsole() {
 		}
 	}
 }
+
+// untilNextCommand is a console command that runs until the next one, as
+// kubectl get -w runs until Ctrl+C.
+type untilNextCommand interface{ UntilNextCommand() bool }
+
+// endWatches ends the console's commands that run until the next command.
+func (s *Sim) endWatches() {
+	for _, c := range s.console {
+		if u, ok := c.w.(untilNextCommand); ok && u.UntilNextCommand() {
+			c.w, c.result.Waiting = nil, false
+		}
+	}
+}

@@ -201,3 +201,28 @@ func splitLines(s string) []string {
 	}
 	return strings.Split(s, "\n")
 }
+
+// TestConsoleGetWatchRunsUntilTheNextCommand: get -w from the console
+// follows the simulation (a row per change) until the next command, as
+// Ctrl+C would end it; a rollout status started before it is not ended.
+func TestConsoleGetWatchRunsUntilTheNextCommand(t *testing.T) {
+	t.Parallel()
+	s, err := New(parse(t, waitScenario), Options{})
+	require.NoError(t, err)
+	s.SeekTo(7)
+	status := s.Run("rollout status deployment/web")
+	r := s.Run("get rs -w")
+	require.True(t, r.Waiting)
+	require.NotZero(t, r.Follow)
+	s.Step(5)
+	p := s.Progress(r)
+	assert.True(t, p.Waiting)
+	assert.Greater(t, len(splitLines(p.Output)), len(splitLines(r.Output)), "rows for the changes: %s", p.Output)
+	s.Run("get pods")
+	p = s.Progress(r)
+	assert.False(t, p.Waiting, "the next command ends it")
+	before := p.Output
+	s.Step(10)
+	assert.Equal(t, before, s.Progress(r).Output)
+	assert.NotEqual(t, status.Output, s.Progress(status).Output, "rollout status goes on")
+}

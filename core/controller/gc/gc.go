@@ -23,11 +23,14 @@
 //     API server then removes it. Dependents go before their owners, so a
 //     pod's removal lets its ReplicaSet and then its Deployment go in the
 //     same pass.
-//   - Pods bound to a node that no longer exists are deleted at once with
-//     grace period 0, as podgc's gcOrphaned does (without its 40 s
-//     quarantine), and so are pods terminating on a node that is not Ready
-//     and has the node.kubernetes.io/out-of-service taint (podgc's
-//     gcTerminating, the non-graceful node shutdown), marked Failed first.
+//   - Pods terminating on a node that is not Ready and has the
+//     node.kubernetes.io/out-of-service taint (podgc's gcTerminating, the
+//     non-graceful node shutdown) are marked Failed and deleted with grace
+//     period 0.
+//
+// Pods bound to a node that no longer exists are podgc's gcOrphaned, on
+// its own clock (podgc.go): every 20 s, after the node has been missing for
+// its 40 s quarantine.
 //
 // Orphan propagation needs nothing here: store.Delete strips the
 // references in the same call. The collector's cycle detection (an owner
@@ -58,6 +61,7 @@ const Component = "garbage-collector-controller"
 // collector's informers would tell it.
 type Controller struct {
 	clean *cleanPass
+	pods  podGC
 }
 
 // cleanPass is a pass that found nothing to collect, with what it read.
@@ -84,7 +88,9 @@ func New() *Controller { return &Controller{} }
 func (c *Controller) Name() string { return Component }
 
 // Clone implements controller.Controller.
-func (c *Controller) Clone() controller.Controller { return &Controller{clean: c.clean} }
+func (c *Controller) Clone() controller.Controller {
+	return &Controller{clean: c.clean, pods: c.pods.clone()}
+}
 
 // Sync deletes the ReplicaSets and pods whose owners are all gone or being
 // deleted in the foreground, strips the references to such owners from
@@ -94,6 +100,9 @@ func (c *Controller) Clone() controller.Controller { return &Controller{clean: c
 // changed since a pass that found nothing.
 func (c *Controller) Sync(ctx *controller.Context) {
 	s := ctx.Store
+	if c.pods.due(ctx.Now()) {
+		c.pods.gcOrphaned(ctx)
+	}
 	now := currentPass(s)
 	if c.clean != nil && c.clean.same(s, now) {
 		return
@@ -147,11 +156,7 @@ func (c *Controller) collectAll(ctx *controller.Context) (terminating bool) {
 	}
 	work, terminating := podWork(s)
 	for _, w := range work {
-		switch {
-		case w.nodeGone:
-			deleteOrphanedPod(ctx, w.pod)
-			continue
-		case w.outOfService:
+		if w.outOfService {
 			deleteOutOfServicePod(ctx, w.pod)
 			continue
 		}
@@ -216,23 +221,20 @@ func (g *graph) hasDependents(uid string) bool {
 
 // podItem is a pod the collector has to act on.
 type podItem struct {
-	pod      *api.Pod
-	nodeGone bool
+	pod *api.Pod
 	// outOfService: the pod is terminating on a node that is not Ready and
 	// has the node.kubernetes.io/out-of-service taint.
 	outOfService bool
 }
 
-// podWork is the one pass over the pods: those bound to a missing node,
-// those terminating on an out-of-service node, and those (not terminating)
+// podWork is the one pass over the pods: those terminating on an
+// out-of-service node, and those (not terminating)
 // with an ownerReference to an owner that is not solid (gone, or being
 // deleted in the foreground). It reports too whether any pod is
 // terminating.
 func podWork(s *store.Store) (work []podItem, terminating bool) {
-	nodes := map[string]bool{}
 	outOfService := map[string]bool{}
 	for _, n := range s.Nodes() {
-		nodes[n.Name] = true
 		if !api.IsNodeReady(n) && hasTaintKey(n, api.TaintNodeOutOfService) {
 			outOfService[n.Name] = true
 		}
@@ -241,12 +243,8 @@ func podWork(s *store.Store) (work []podItem, terminating bool) {
 		o, ok := s.ByUID(uid)
 		return ok && !o.GetObjectMeta().IsDeletingDependents()
 	}
-	var nodeSeen, uidSeen seenCache
+	var uidSeen seenCache
 	s.EachPod(func(p *api.Pod) bool {
-		if n := p.Spec.NodeName; n != "" && !nodeSeen.exists(n, func(n string) bool { return nodes[n] }) {
-			work = append(work, podItem{pod: p, nodeGone: true})
-			return true
-		}
 		if p.DeletionTimestamp != nil {
 			terminating = true
 			if len(outOfService) > 0 && outOfService[p.Spec.NodeName] && !forceDeleted(p) {
@@ -532,26 +530,6 @@ func deleteOutOfServicePod(ctx *controller.Context, p *api.Pod) {
 		rec.Waiting = fmt.Sprintf("delete pod %s: %v", p.Name, err)
 	} else {
 		rec.Action = fmt.Sprintf("force-delete pod %s: node %s is out of service", p.Name, p.Spec.NodeName)
-	}
-	ctx.Record(rec)
-}
-
-// deleteOrphanedPod force-deletes a pod whose node no longer exists (once:
-// a pod already force-deleted that only its finalizers hold is left to
-// them).
-func deleteOrphanedPod(ctx *controller.Context, p *api.Pod) {
-	if forceDeleted(p) {
-		return
-	}
-	err := ctx.Store.Delete(api.KindPod, p.Namespace, p.Name, store.DeleteOptions{GracePeriodSeconds: api.Int64(0)})
-	if errors.Is(err, store.ErrNotFound) {
-		return
-	}
-	rec := controller.SyncRecord{Controller: Component, Object: store.ShortRef(api.KindPod, p.Name)}
-	if err != nil {
-		rec.Waiting = fmt.Sprintf("delete pod %s: %v", p.Name, err)
-	} else {
-		rec.Action = fmt.Sprintf("delete pod %s: node %s is gone", p.Name, p.Spec.NodeName)
 	}
 	ctx.Record(rec)
 }

@@ -59,10 +59,6 @@ func TestACleanPassIsSkippedUntilSomethingChanges(t *testing.T) {
 			require.NoError(t, s.Delete(api.KindDeployment, d.Namespace, d.Name, store.DeleteOptions{PropagationPolicy: store.DeletePropagationOrphan}))
 			simtest.MustCreate(t, s, simtest.NewPod("stray", simtest.WithPodOwner(d)))
 		}, []string{"pod/stray: delete pod stray: owner deployment/web is gone"}},
-		{"the node is deleted", func(t *testing.T, s *store.Store, _ *api.Deployment, _ *api.ReplicaSet) {
-			require.NoError(t, s.Delete(api.KindNode, "", "node-1", store.DeleteOptions{}))
-		}, []string{"pod/web-5d9c7b8f4-aaaaa: delete pod web-5d9c7b8f4-aaaaa: node node-1 is gone",
-			"pod/web-5d9c7b8f4-bbbbb: delete pod web-5d9c7b8f4-bbbbb: node node-1 is gone"}},
 		{"the owner is deleted in the foreground", func(t *testing.T, s *store.Store, d *api.Deployment, _ *api.ReplicaSet) {
 			// Only the Deployment's metadata changes (deletionTimestamp, finalizer).
 			require.NoError(t, s.Delete(api.KindDeployment, d.Namespace, d.Name, store.DeleteOptions{PropagationPolicy: store.DeletePropagationForeground}))
@@ -243,28 +239,6 @@ func TestAllOwnersGoneNamesThemAll(t *testing.T) {
 	simtest.MustCreate(t, s, p)
 	ctx := simtest.Sync(s, New())
 	assert.Equal(t, []string{"pod/p: delete pod p: owners replicaset/a, configmap/b are gone"}, actions(t, ctx))
-}
-
-func TestPodsOfAVanishedNodeAreForceDeleted(t *testing.T) {
-	t.Parallel()
-	s := simtest.NewStore()
-	simtest.MustCreate(t, s, simtest.NewNode("node-1", "4", "8Gi", 110))
-	simtest.MustCreate(t, s, simtest.NewNode("node-2", "4", "8Gi", 110))
-	stays := simtest.MustCreate(t, s, simtest.NewPod("stays", simtest.WithPodNode("node-1")))
-	goes := simtest.MustCreate(t, s, simtest.NewPod("goes", simtest.WithPodNode("node-2")))
-	terminating := simtest.MustCreate(t, s, simtest.NewPod("terminating", simtest.WithPodNode("node-2")))
-	require.NoError(t, s.Delete(api.KindPod, terminating.Namespace, terminating.Name, store.DeleteOptions{}))
-	require.NoError(t, s.Delete(api.KindNode, "", "node-2", store.DeleteOptions{}))
-
-	ctx := simtest.Sync(s, New())
-
-	assert.Equal(t, []string{
-		"pod/goes: delete pod goes: node node-2 is gone",
-		"pod/terminating: delete pod terminating: node node-2 is gone",
-	}, actions(t, ctx))
-	assert.True(t, s.Exists(stays.UID))
-	assert.False(t, s.Exists(goes.UID))
-	assert.False(t, s.Exists(terminating.UID))
 }
 
 func TestNothingToCollectWritesNothing(t *testing.T) {

@@ -6,10 +6,13 @@
 // live object (a JSON merge patch of the manifest, without status and
 // nulls, onto the live object, then the API server's defaults) and applies
 // the result with field manager "gitops" (operation Apply) when that
-// changes anything, creating the object when it is missing. With selfHeal
-// it so undoes every drift of the fields Git declares; without it, it
-// applies only manifests changed by a commit since it last applied them,
-// and only reports the drift. Objects a commit removed from Git are deleted
+// changes anything, creating the object when it is missing. Its rule is
+// Argo CD's autoSync (controller/appcontroller.go): the first sync at a
+// commit it has not synced yet syncs the whole application, every manifest
+// (so drift on objects the commit did not touch is undone too); at a
+// commit it already synced it does nothing without selfHeal (it only
+// reports the drift, and an object deleted from the cluster stays
+// deleted), and with selfHeal it re-applies the manifests out of sync. Objects a commit removed from Git are deleted
 // at the next sync when prune is set, and reported otherwise. Every object
 // it changes gets a Normal Synced event naming the commit and the changes
 // ("Synced to commit 3: spec.replicas 8 → 3"). Between syncs it keeps
@@ -86,6 +89,9 @@ type Controller struct {
 	// lastSync and synced: when it last synced and which commit.
 	lastSync     time.Time
 	syncedCommit int
+	// attempted is the last commit a sync was made at (Argo CD's
+	// alreadyAttemptedSync): a sync at a newer one syncs everything.
+	attempted int
 	// reported is the second of the last report (once per tick).
 	reported time.Time
 }
@@ -238,8 +244,10 @@ func (c *Controller) Sync(ctx *controller.Context) {
 func (c *Controller) sync(ctx *controller.Context) {
 	prev := ctx.Store.SetWriter(store.Writer{Manager: FieldManager, By: By})
 	defer ctx.Store.SetWriter(prev)
+	newCommit := c.commit > c.attempted
+	c.attempted = c.commit
 	for _, m := range c.manifests {
-		ctx.Record(c.syncOne(ctx, m))
+		ctx.Record(c.syncOne(ctx, m, newCommit))
 	}
 	var kept []ref
 	for _, r := range c.removed {
@@ -266,8 +274,8 @@ func (c *Controller) sync(ctx *controller.Context) {
 }
 
 // syncOne applies one manifest when it changes the cluster and the policy
-// allows it.
-func (c *Controller) syncOne(ctx *controller.Context, m *manifest) controller.SyncRecord {
+// allows it: at a new commit (newCommit) always, else only with selfHeal.
+func (c *Controller) syncOne(ctx *controller.Context, m *manifest, newCommit bool) controller.SyncRecord {
 	obj := store.ShortRef(m.kind, m.name)
 	rec := controller.SyncRecord{Controller: Component, Object: obj, Observed: fmt.Sprintf("Git at commit %d", c.commit)}
 	live, _ := ctx.Store.Get(m.kind, m.namespace, m.name)
@@ -282,8 +290,12 @@ func (c *Controller) syncOne(ctx *controller.Context, m *manifest) controller.Sy
 		rec.Observed += c.nextText(ctx.Now())
 		return rec
 	}
-	if live != nil && !c.opts.SelfHeal && m.applied >= m.commit {
-		rec.Waiting = "out of sync: " + driftText(diffs) + "; selfHeal is off, so only a new commit is applied" + c.nextText(ctx.Now())
+	if !c.opts.SelfHeal && !newCommit {
+		drift := obj + " is missing from the cluster"
+		if live != nil {
+			drift = driftText(diffs)
+		}
+		rec.Waiting = "out of sync: " + drift + "; selfHeal is off, so only a new commit syncs it" + c.nextText(ctx.Now())
 		return rec
 	}
 	w := ctx.Store.CurrentWriter()

@@ -211,13 +211,14 @@ var (
 		"false": true, "False": true, "FALSE": true, "off": true, "Off": true, "OFF": true,
 		"": true, "~": true, "null": true, "Null": true, "NULL": true,
 		".nan": true, ".NaN": true, ".NAN": true, ".inf": true, ".Inf": true, ".INF": true,
-		"+.inf": true, "+.Inf": true, "+.INF": true, "-.inf": true, "-.Inf": true, "-.INF": true, "<<": true,
+		"+.inf": true, "+.Inf": true, "+.INF": true, "-.inf": true, "-.Inf": true, "-.INF": true,
 	}
 	yamlTimestampFormats = []string{"2006-1-2T15:4:5.999999999Z07:00", "2006-1-2t15:4:5.999999999Z07:00",
 		"2006-1-2 15:4:5.999999999", "2006-1-2"}
 )
 
-// resolvesToString is go-yaml v2's resolve: whether s, written plain, reads
+// resolvesToString is go-yaml v2's resolve (where "<<", the merge key,
+// has no hint in its resolve table and so stays a plain string): whether s, written plain, reads
 // back as a string (not a bool, null, number or timestamp).
 func resolvesToString(s string) bool {
 	if yamlSpecial[s] {

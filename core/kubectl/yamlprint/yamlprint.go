@@ -67,9 +67,48 @@ func (w *yamlWriter) mapping(m map[string]any, indent int, first bool) {
 		if i > 0 || !first {
 			w.newline(indent)
 		}
+		if complexKey(k) {
+			w.complexEntry(k, m[k], indent)
+			continue
+		}
 		w.key(k)
 		w.put(":")
 		w.value(m[k], indent)
+	}
+}
+
+// complexKey is the opposite of go-yaml's yaml_emitter_check_simple_key
+// for a string: a key that spans lines or is longer than 128 bytes is
+// written as a complex key, "? KEY" then ": VALUE" on the next line.
+func complexKey(k string) bool {
+	return len(k) > 128 || strings.ContainsAny(k, "\n\r\u0085\u2028\u2029")
+}
+
+// complexEntry writes "? KEY" (the key styled as a value: a literal block
+// is allowed) and ": VALUE", a nested mapping or sequence starting on the
+// ":" line as go-yaml's emitter indents it there.
+func (w *yamlWriter) complexEntry(k string, v any, indent int) {
+	w.put("?")
+	w.scalar(k, indent+2)
+	w.newline(indent)
+	w.put(":")
+	switch t := v.(type) {
+	case map[string]any:
+		if len(t) == 0 {
+			w.put(" {}")
+			return
+		}
+		w.put(" ")
+		w.mapping(t, indent+2, true)
+	case []any:
+		if len(t) == 0 {
+			w.put(" []")
+			return
+		}
+		w.put(" ")
+		w.sequence(t, indent+2, true)
+	default:
+		w.scalar(v, indent+2)
 	}
 }
 
@@ -194,8 +233,20 @@ func (w *yamlWriter) str(s string, indent int) {
 // space once the column passes 80, as go-yaml's emitter does.
 func (w *yamlWriter) folded(s string, indent int, quoted bool) {
 	runes := []rune(s)
-	spaces := false
+	spaces, breaks := false, false
 	for i, r := range runes {
+		if r == 0x85 || r == 0x2028 || r == 0x2029 {
+			// A line break go-yaml writes as it is (only in single
+			// quotes: plain scalars hold none); the text after it is
+			// indented to the scalar's indentation.
+			w.put(string(r))
+			w.column, breaks, spaces = 0, true, false
+			continue
+		}
+		if breaks {
+			w.put(strings.Repeat(" ", max(0, indent-w.column)))
+			breaks = false
+		}
 		if r == ' ' {
 			next := i+1 < len(runes) && runes[i+1] == ' '
 			edge := quoted && (i == 0 || i == len(runes)-1)

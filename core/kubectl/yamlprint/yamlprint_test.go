@@ -37,6 +37,7 @@ func TestYAMLScalarStyles(t *testing.T) {
 		{"-", "'-'"},
 		{"-x", "-x"},
 		{"*", "'*'"},
+		{"<<", "<<"}, // the merge key has no hint in go-yaml v2's resolve table: plain
 		{"a: b", "'a: b'"},
 		{"a:b", "a:b"},
 		{"a #b", "'a #b'"},
@@ -130,5 +131,34 @@ func TestYAMLNumbersAndKeys(t *testing.T) {
 	assert.Equal(t, "k: 2.5\n", Marshal(map[string]any{"k": 2.5}))
 	assert.Equal(t, "\"1\": x\n", Marshal(map[string]any{"1": "x"}))
 	assert.Equal(t, "'*': x\n", Marshal(map[string]any{"*": "x"}))
-	assert.Equal(t, "\"a\\nb\": x\n", Marshal(map[string]any{"a\nb": "x"}))
+	assert.Equal(t, "? |-\n  a\n  b\n: x\n", Marshal(map[string]any{"a\nb": "x"}))
+}
+
+// TestYAMLComplexKeys: a key that spans lines (or is longer than 128 bytes)
+// is written as go-yaml v2 writes it, "? KEY" and ": VALUE" (found by
+// tools/k8sdiff's TestLibYAML against sigs.k8s.io/yaml).
+func TestYAMLComplexKeys(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("word ", 30) + "end"
+	tests := []struct {
+		name string
+		in   map[string]any
+		want string
+	}{
+		{"a line break", map[string]any{"a\nb": json.Number("1")}, "? |-\n  a\n  b\n: 1\n"},
+		{"a trailing break", map[string]any{"a\n": "x"}, "? |\n  a\n: x\n"},
+		{"a break alone, a mapping value", map[string]any{"\n": map[string]any{"k": json.Number("1")}}, "? |2+\n\n: k: 1\n"},
+		{"a sequence value", map[string]any{"line1\nline2\n": []any{"a"}}, "? |\n  line1\n  line2\n: - a\n"},
+		{"nested, beside a simple key", map[string]any{"x": []any{map[string]any{"a\nb": json.Number("1"), "z": json.Number("2")}}},
+			"x:\n- ? |-\n    a\n    b\n  : 1\n  z: 2\n"},
+		{"a space before the break: double-quoted", map[string]any{"a \nb": map[string]any{}}, "? \"a \\nb\"\n: {}\n"},
+		{"longer than 128 bytes", map[string]any{long: "v"}, "? " + strings.Repeat("word ", 15) + "word\n  " + strings.Repeat("word ", 14) + "end\n: v\n"},
+		{"a line separator in single quotes", map[string]any{"a\u2028b": json.Number("1")}, "? 'a\u2028  b'\n: 1\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			assert.Equal(t, tc.want, Marshal(tc.in))
+		})
+	}
 }
