@@ -22,6 +22,9 @@ type KubectlOptions struct {
 	File string
 	// Version is Converge's version, for the header.
 	Version string
+	// Images maps the simulation's images to the real ones the replay
+	// runs (images.go); nil is DefaultImageMap, an empty map keeps them.
+	Images map[string]string
 }
 
 // KindCluster is the name of the kind cluster the script's header creates;
@@ -45,19 +48,21 @@ const KindCluster = "converge"
 //   - each fault is a comment with what to do by hand (docker stop of the
 //     kind node, kubectl exec ... kill 1), and a line printed at its second;
 //   - the scenario's nodes are the cluster's worker nodes, in order
-//     ($NODE_1, $NODE_2, ...), and pods the simulation named are looked up
-//     by the name's prefix (the pod helper).
+//     ($NODE_1, $NODE_2, ...), and the ReplicaSets and pods the simulation
+//     named are pinned to the cluster's (resolve.go); its images are mapped
+//     to real ones (images.go).
 //
 // It exits 0 when every expect held, 1 when one did not and 2 when it
 // could not start. The script is the same bytes for the same scenario.
 func Kubectl(scn *scenario.Scenario, opts KubectlOptions) ([]byte, error) {
-	g := &script{scn: scn, file: opts.File, pods: declaredPods(scn)}
+	g := &script{scn: scn, file: opts.File, pods: declaredPods(scn), res: newResolver(scn), imageMap: opts.imageMap(scn)}
 	if g.file == "" {
 		g.file = scn.Name + ".yaml"
 	}
 	g.header(opts.Version)
 	g.settings()
 	g.b.WriteString(helpers)
+	g.b.WriteString(pinHelpers)
 	g.b.WriteString(begin)
 	if err := g.objects(); err != nil {
 		return nil, err
@@ -66,6 +71,9 @@ func Kubectl(scn *scenario.Scenario, opts KubectlOptions) ([]byte, error) {
 		if err := g.step(st); err != nil {
 			return nil, err
 		}
+	}
+	if g.watches {
+		g.line("\nwatches_end")
 	}
 	g.b.WriteString(epilogue)
 	return []byte(g.b.String()), nil
@@ -81,6 +89,12 @@ type script struct {
 	pods map[string]bool
 	// at is the second of the last `at` written; -1 before the first.
 	at int64
+	// res pins the simulation's generated names (resolve.go).
+	res *resolver
+	// images maps the simulation's images to real ones (images.go).
+	imageMap map[string]string
+	// watches records that a watching step runs in the background.
+	watches bool
 }
 
 func (g *script) line(s string) { g.b.WriteString(s + "\n") }
@@ -133,10 +147,12 @@ The scenario's nodes are the cluster's worker nodes (set NODE_1... to others):`,
 	}
 	g.capacity()
 	g.images()
+	g.imageMapComment()
 	g.comment(`
 Pod and ReplicaSet names are the simulation's; a real cluster chooses its own,
-so a step or expect that names a pod uses the cluster's pod with the same
-prefix (see pod below).
+so the first step or expect that names one pins it to the cluster's object in
+the same place: a ReplicaSet by its Deployment and revision, a pod by its
+ReplicaSet, node and age (see pin_rs and pin_pod below).
 
 Exit status: 0 when every expect held, 1 when one did not, 2 when the replay
 could not start.`)
@@ -250,7 +266,7 @@ func (g *script) objects() error {
 	if len(g.scn.Objects) == 0 {
 		return nil
 	}
-	body, err := manifests(g.scn.Objects)
+	body, err := manifests(g.scn.Objects, g.imageMap)
 	if err != nil {
 		return err
 	}
@@ -265,7 +281,7 @@ func (g *script) objects() error {
 // manifests prints objects as kubectl prints YAML, separated by ---,
 // without a namespace (the replay's is given on the command line) and
 // without a status.
-func manifests(docs []manifest.Doc) (string, error) {
+func manifests(docs []manifest.Doc, images map[string]string) (string, error) {
 	var parts []string
 	for _, d := range docs {
 		data, err := json.Marshal(d.Object)
@@ -284,6 +300,7 @@ func manifests(docs []manifest.Doc) (string, error) {
 		// kubectl apply ignores a status; the simulation's objects carry an
 		// empty one.
 		delete(v, "status")
+		mapImages(v, images)
 		parts = append(parts, yamlprint.Marshal(v))
 	}
 	return strings.Join(parts, "---\n"), nil
