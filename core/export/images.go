@@ -85,12 +85,17 @@ func DefaultImageMap(scn *scenario.Scenario) map[string]string {
 	return out
 }
 
-// imageMap is the map of a replay: Images, or the default one.
+// imageMap is the map of a replay: the default one with Images over it;
+// an empty, non-nil Images keeps every name.
 func (o KubectlOptions) imageMap(scn *scenario.Scenario) map[string]string {
-	if o.Images != nil {
+	if o.Images != nil && len(o.Images) == 0 {
 		return o.Images
 	}
-	return DefaultImageMap(scn)
+	out := DefaultImageMap(scn)
+	for sim, real := range o.Images {
+		out[sim] = real
+	}
+	return out
 }
 
 // scenarioImages are the images scn's objects, apply steps and `set

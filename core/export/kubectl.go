@@ -23,7 +23,8 @@ type KubectlOptions struct {
 	// Version is Converge's version, for the header.
 	Version string
 	// Images maps the simulation's images to the real ones the replay
-	// runs (images.go); nil is DefaultImageMap, an empty map keeps them.
+	// runs, over DefaultImageMap (images.go); an empty, non-nil map keeps
+	// every name.
 	Images map[string]string
 }
 
