@@ -13,6 +13,8 @@ require (
 	k8s.io/kubernetes v1.35.4
 )
 
+require github.com/hack-pad/hackpadfs v0.2.4 // indirect
+
 require (
 	cel.dev/expr v0.24.0 // indirect
 	converge v0.0.0
@@ -164,7 +166,7 @@ require (
 	k8s.io/apimachinery v0.35.4 // indirect
 	k8s.io/apiserver v0.35.4 // indirect
 	k8s.io/cli-runtime v0.35.4 // indirect
-	k8s.io/client-go v0.35.4
+	k8s.io/client-go v0.35.4 // indirect
 	k8s.io/cloud-provider v0.35.4 // indirect
 	k8s.io/cluster-bootstrap v0.0.0 // indirect
 	k8s.io/component-helpers v0.35.4 // indirect
