@@ -144,6 +144,9 @@ func run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
 	conv, err := filepath.Abs(*converge)
 	if err != nil {
 		return err
