@@ -69,7 +69,16 @@ func Replay(ctx context.Context, cfg Config, file string) (res *Result) {
 			return fail(fmt.Errorf("converge run: %w", err))
 		}
 	}
-	stages, err := Stages(scn, cfg.KwokSrc)
+	tr, err := os.Open(filepath.Join(dir, "trace.jsonl"))
+	if err != nil {
+		return fail(err)
+	}
+	delays, err := ReadyDelays(tr)
+	tr.Close()
+	if err != nil {
+		return fail(fmt.Errorf("the trace: %w", err))
+	}
+	stages, err := Stages(scn, cfg.KwokSrc, delays)
 	if err != nil {
 		return fail(err)
 	}

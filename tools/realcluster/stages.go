@@ -2,6 +2,7 @@ package realcluster
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -33,7 +34,12 @@ import (
 // Stages returns the kwok stage configuration for scn: kwok's own node
 // stages (from kwokSrc, the sigs.k8s.io/kwok module directory) and the pod
 // stages above.
-func Stages(scn *scenario.Scenario, kwokSrc string) ([]byte, error) {
+//
+// readyAfter, when not nil, gives an image's delay from a pod's creation to
+// its readiness as Converge's kubelet made it (ReadyDelays), which takes
+// the pod's probes into account; an image without one gets pullSeconds +
+// startSeconds + readySeconds.
+func Stages(scn *scenario.Scenario, kwokSrc string, readyAfter map[string]int64) ([]byte, error) {
 	var parts []string
 	for _, f := range []string{"node/fast/node-initialize.yaml", "node/heartbeat-with-lease/node-heartbeat-with-lease.yaml", "pod/fast/pod-complete.yaml"} {
 		b, err := os.ReadFile(filepath.Join(kwokSrc, "kustomize", "stage", f))
@@ -56,7 +62,7 @@ func Stages(scn *scenario.Scenario, kwokSrc string) ([]byte, error) {
 			never = append(never, im)
 		}
 	}
-	parts = append(parts, podReady(string(ready), scn, append(append([]string(nil), never...), fail...)))
+	parts = append(parts, podReady(string(ready), scn, readyAfter, append(append([]string(nil), never...), fail...)))
 	if len(never) > 0 {
 		parts = append(parts, neverReadyStage(never))
 	}
@@ -69,8 +75,13 @@ func Stages(scn *scenario.Scenario, kwokSrc string) ([]byte, error) {
 
 // podReady is kwok's pod-ready stage, delayed by each image's pull, start
 // and ready seconds, and not for the images in except.
-func podReady(src string, scn *scenario.Scenario, except []string) string {
-	expr := delayExpr(scn, func(im scenario.ImageSpec) int32 { return im.PullSeconds + im.StartSeconds + im.ReadySeconds })
+func podReady(src string, scn *scenario.Scenario, readyAfter map[string]int64, except []string) string {
+	expr := delayExprBy(scn, func(name string, im scenario.ImageSpec) int32 {
+		if d, ok := readyAfter[name]; ok {
+			return int32(d)
+		}
+		return im.PullSeconds + im.StartSeconds + im.ReadySeconds
+	})
 	var b strings.Builder
 	done := false
 	for _, l := range strings.SplitAfter(src, "\n") {
@@ -105,10 +116,14 @@ func in(images []string) string {
 // delayExpr is a jq expression over a pod giving its delay ("3s") by its
 // first container's image.
 func delayExpr(scn *scenario.Scenario, secs func(scenario.ImageSpec) int32) string {
-	def := secs(scenario.DefaultImage())
+	return delayExprBy(scn, func(_ string, im scenario.ImageSpec) int32 { return secs(im) })
+}
+
+func delayExprBy(scn *scenario.Scenario, secs func(string, scenario.ImageSpec) int32) string {
+	def := secs("", scenario.DefaultImage())
 	expr := ""
 	for _, im := range scenarioImages(scn) {
-		s := secs(scn.Cluster.Image(im))
+		s := secs(im, scn.Cluster.Image(im))
 		if s == def {
 			continue
 		}
@@ -356,5 +371,42 @@ func Nodes(scn *scenario.Scenario) []Node {
 
 // DefaultStages are the stages of a scenario with the default images.
 func DefaultStages(kwokSrc string) ([]byte, error) {
-	return Stages(&scenario.Scenario{Cluster: scenario.DefaultCluster()}, kwokSrc)
+	return Stages(&scenario.Scenario{Cluster: scenario.DefaultCluster()}, kwokSrc, nil)
+}
+
+// ReadyDelays measures, in Converge's trace, how long each image's pods
+// take from their creation to Ready: the median over the pods that get
+// ready, by their first container's image.
+func ReadyDelays(trace io.Reader) (map[string]int64, error) {
+	frames, err := decodeFrames(trace)
+	if err != nil {
+		return nil, err
+	}
+	created := map[string]int64{}
+	image := map[string]string{}
+	done := map[string]bool{}
+	delays := map[string][]int64{}
+	for _, f := range frames {
+		for _, p := range f.pods {
+			name := str(p, "metadata", "name")
+			if _, ok := created[name]; !ok {
+				created[name] = f.t
+				cs, _ := p["spec"].(map[string]any)["containers"].([]any)
+				if len(cs) > 0 {
+					image[name] = str(cs[0], "image")
+				}
+			}
+			if done[name] || condition(p, "Ready", "status") != "True" {
+				continue
+			}
+			done[name] = true
+			delays[image[name]] = append(delays[image[name]], f.t-created[name])
+		}
+	}
+	out := map[string]int64{}
+	for im, ds := range delays {
+		sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+		out[im] = ds[len(ds)/2]
+	}
+	return out, nil
 }

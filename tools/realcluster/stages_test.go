@@ -1,6 +1,7 @@
 package realcluster
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -42,7 +43,7 @@ func TestStages(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.scenario, func(t *testing.T) {
 			t.Parallel()
-			out, err := Stages(loadScenario(t, tt.scenario), dir)
+			out, err := Stages(loadScenario(t, tt.scenario), dir, nil)
 			require.NoError(t, err)
 			for _, w := range tt.want {
 				assert.Contains(t, string(out), w)
@@ -72,6 +73,28 @@ func TestUnreplayable(t *testing.T) {
 				return
 			}
 			assert.Contains(t, got, tt.want)
+		})
+	}
+}
+
+// Converge's kubelet makes rolling-update's myrepo/web:1.0 pods ready 3
+// seconds after their creation and myrepo/web:2.0's after 5 (pull, start);
+// readiness-gating's pods wait for their readiness probe's first pass.
+func TestReadyDelays(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		scenario string
+		want     map[string]int64
+	}{
+		{"rolling-update", map[string]int64{"myrepo/web:1.0": 3, "myrepo/web:2.0": 5}},
+		{"readiness-gating", map[string]int64{"myrepo/api:1.0": 8, "myrepo/api:1.1": 11}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.scenario, func(t *testing.T) {
+			t.Parallel()
+			got, err := ReadyDelays(bytes.NewReader(traceOf(t, loadScenario(t, tt.scenario))))
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, got)
 		})
 	}
 }
