@@ -232,7 +232,8 @@ func (s *side) deploymentSeries(dep string, f func(object) string) *series {
 }
 
 func condition(d object, typ, field string) string {
-	conds, _ := d["status"].(map[string]any)["conditions"].([]any)
+	status, _ := d["status"].(map[string]any)
+	conds, _ := status["conditions"].([]any)
 	for _, c := range conds {
 		if str(c, "type") == typ {
 			return str(c, field)

@@ -169,3 +169,20 @@ func TestNormalise(t *testing.T) {
 		})
 	}
 }
+
+// A replay that recorded nothing (the objects refused, say) differs from
+// the first expect on; objects without a status do not trip the
+// comparison.
+func TestCompareNothingRecorded(t *testing.T) {
+	t.Parallel()
+	scn := loadScenario(t, "rolling-update")
+	trace := traceOf(t, scn)
+	real := []byte(`{"t":0,"deployments":[{"metadata":{"name":"web"}}],"replicaSets":[{"metadata":{"name":"x"}}],"pods":[{"metadata":{"name":"p"}}]}` + "\n")
+	res, err := Compare("rolling-update", Inputs{Trace: bytes.NewReader(trace), Real: bytes.NewReader(real), Duration: 90}, DefaultTolerance)
+	require.NoError(t, err)
+	assert.Equal(t, Differs, res.Verdict)
+	require.NotNil(t, res.First())
+	assert.Equal(t, Difference{Aspect: "expects", What: "deployment/web .status.availableReplicas == 10", Converge: "holds", Real: "not run"}, *res.First())
+	_, err = ReadyDelays(bytes.NewReader(real))
+	require.NoError(t, err)
+}

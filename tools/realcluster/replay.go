@@ -63,7 +63,7 @@ func Replay(ctx context.Context, cfg Config, file string) (res *Result) {
 		return fail(fmt.Errorf("export-kubectl: %w", err))
 	}
 	_ = script
-	if _, err := runTo(ctx, filepath.Join(dir, "trace.jsonl"), cfg.Converge, "run", file, "--output", "jsonl"); err != nil {
+	if _, err := runTo(ctx, filepath.Join(dir, "trace.jsonl"), cfg.Converge, "run", "--output", "jsonl", file); err != nil {
 		// converge run exits 1 when an expect fails: the trace is whole.
 		if _, ok := err.(*exec.ExitError); !ok {
 			return fail(fmt.Errorf("converge run: %w", err))

@@ -391,7 +391,8 @@ func ReadyDelays(trace io.Reader) (map[string]int64, error) {
 			name := str(p, "metadata", "name")
 			if _, ok := created[name]; !ok {
 				created[name] = f.t
-				cs, _ := p["spec"].(map[string]any)["containers"].([]any)
+				spec, _ := p["spec"].(map[string]any)
+				cs, _ := spec["containers"].([]any)
 				if len(cs) > 0 {
 					image[name] = str(cs[0], "image")
 				}
