@@ -149,7 +149,7 @@ realcluster-build:
 	cd tools/realcluster && GOFLAGS='-p=1 -buildvcs=false' nice -n 10 $(GO) run -trimpath ./cmd/realcluster build -bin $(REALCLUSTER_BIN)
 realcluster: realcluster-build
 	cd tools/realcluster && $(GO) run -trimpath ./cmd/realcluster run -bin $(REALCLUSTER_BIN) -converge $(REALCLUSTER_BIN)/converge \
-		-out $(REALCLUSTER_OUT) -parallel $(REALCLUSTER_PARALLEL) -json $(REALCLUSTER_OUT)/results.json $(REALCLUSTER_FLAGS) $(abspath $(REALCLUSTER_SCENARIOS))
+		-out $(REALCLUSTER_OUT) -parallel $(REALCLUSTER_PARALLEL) -json $(REALCLUSTER_OUT)/results.json -markdown $(REALCLUSTER_OUT)/table.md $(REALCLUSTER_FLAGS) $(abspath $(REALCLUSTER_SCENARIOS))
 realcluster-ci: realcluster-build
 	cd tools/realcluster && REALCLUSTER_BIN=$(REALCLUSTER_BIN) $(GO) test -trimpath -count=1 .
 	$(MAKE) realcluster REALCLUSTER_SCENARIOS="$(foreach s,$(REALCLUSTER_CI),scenarios/$(s).yaml)" REALCLUSTER_FLAGS=-strict

@@ -134,6 +134,7 @@ func run(ctx context.Context, args []string) error {
 	out := fs.String("out", "", "`DIR` for each scenario's script, trace, recording, events and logs")
 	parallel := fs.Int("parallel", 2, "replay `N` scenarios at once, each on its own cluster")
 	jsonOut := fs.String("json", "", "also write the results to `FILE`")
+	markdown := fs.String("markdown", "", "also write the table as Markdown to `FILE` (docs/fidelity.md's)")
 	strict := fs.Bool("strict", false, "exit 1 when a scenario differs or cannot be replayed for an error")
 	_ = fs.Parse(args)
 	files := fs.Args()
@@ -187,6 +188,11 @@ func run(ctx context.Context, args []string) error {
 	if *jsonOut != "" {
 		b, _ := json.MarshalIndent(results, "", "  ")
 		if err := os.WriteFile(*jsonOut, b, 0o644); err != nil {
+			return err
+		}
+	}
+	if *markdown != "" {
+		if err := os.WriteFile(*markdown, []byte(markdownTable(results)), 0o644); err != nil {
 			return err
 		}
 	}
@@ -267,4 +273,27 @@ func up(ctx context.Context, args []string) error {
 	fmt.Printf("cluster ready in %.1fs; pids %v\nexport KUBECONFIG=%s PATH=%s:$PATH\n(interrupt to stop)\n", time.Since(began).Seconds(), c.PIDs(), c.Kubeconfig, binDir)
 	<-ctx.Done()
 	return nil
+}
+
+// markdownTable is the table of docs/fidelity.md: each scenario, whether it
+// was replayed, and whether it agrees (the first difference, or why not).
+func markdownTable(results []*realcluster.Result) string {
+	var b strings.Builder
+	b.WriteString("| scenario | replayed | agrees | first difference, or why not replayed |\n|---|---|---|---|\n")
+	for _, r := range results {
+		replayed, agrees := "yes", "yes"
+		detail := ""
+		switch r.Verdict {
+		case realcluster.NotReplayable:
+			replayed, agrees, detail = "no", "-", r.Why
+		case realcluster.Differs:
+			agrees = "no"
+			if d := r.First(); d != nil {
+				detail = d.String()
+			}
+		}
+		detail = strings.ReplaceAll(strings.ReplaceAll(detail, "|", "\\|"), "\n", " ")
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", r.Scenario, replayed, agrees, detail)
+	}
+	return b.String()
 }
