@@ -34,6 +34,30 @@ func TestExportKubectlPrintsTheReplayScript(t *testing.T) {
 	}
 }
 
+// --image-map chooses the real images over the default map; none keeps
+// the simulation's.
+func TestExportKubectlImageMap(t *testing.T) {
+	t.Parallel()
+	f := writeFile(t, "small.yaml", strings.ReplaceAll(goodScenario, "nginx:1.27", "myrepo/web:1.0"))
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"default", nil, "image: registry.k8s.io/pause:3.10\n"},
+		{"chosen", []string{"--image-map", "myrepo/web:1.0=nginx:1.28"}, "image: nginx:1.28\n"},
+		{"none", []string{"--image-map=none"}, "image: myrepo/web:1.0\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			code, stdout, stderr := runCLI(t, append(append([]string{"export-kubectl"}, tc.args...), f)...)
+			require.Equal(t, exitOK, code, stderr)
+			assert.Contains(t, stdout, tc.want)
+		})
+	}
+}
+
 func TestExportKubectlRefusesBadInput(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -45,6 +69,8 @@ func TestExportKubectlRefusesBadInput(t *testing.T) {
 		{"no file", []string{"export-kubectl"}, exitBadInput, "export-kubectl needs exactly one FILE"},
 		{"two files", []string{"export-kubectl", "a", "b"}, exitBadInput, "export-kubectl needs exactly one FILE"},
 		{"missing file", []string{"export-kubectl", filepath.Join(t.TempDir(), "nope.yaml")}, exitBadInput, "nope.yaml"},
+		{"bad image map", []string{"export-kubectl", "--image-map", "myrepo/web:1.0", "f.yaml"}, exitBadInput,
+			`image map: "myrepo/web:1.0" is not SIM=REAL`},
 		{"bad scenario", []string{"export-kubectl", writeFile(t, "bad.yaml", "name: x\nduraton: 5s\n")}, exitBadInput,
 			`bad.yaml:2:1: unknown field "duraton"; did you mean "duration"?`},
 	}

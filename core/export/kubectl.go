@@ -22,6 +22,10 @@ type KubectlOptions struct {
 	File string
 	// Version is Converge's version, for the header.
 	Version string
+	// Images maps the simulation's images to the real ones the replay
+	// runs, over DefaultImageMap (images.go); an empty, non-nil map keeps
+	// every name.
+	Images map[string]string
 }
 
 // KindCluster is the name of the kind cluster the script's header creates;
@@ -45,13 +49,15 @@ const KindCluster = "converge"
 //   - each fault is a comment with what to do by hand (docker stop of the
 //     kind node, kubectl exec ... kill 1), and a line printed at its second;
 //   - the scenario's nodes are the cluster's worker nodes, in order
-//     ($NODE_1, $NODE_2, ...), and pods the simulation named are looked up
-//     by the name's prefix (the pod helper).
+//     ($NODE_1, $NODE_2, ...), and the ReplicaSets and pods the simulation
+//     named are pinned to the cluster's (resolve.go); its images are mapped
+//     to real ones (images.go).
 //
 // It exits 0 when every expect held, 1 when one did not and 2 when it
 // could not start. The script is the same bytes for the same scenario.
 func Kubectl(scn *scenario.Scenario, opts KubectlOptions) ([]byte, error) {
-	g := &script{scn: scn, file: opts.File, pods: declaredPods(scn), taints: map[string]bool{}}
+	g := &script{scn: scn, file: opts.File, pods: declaredPods(scn), taints: map[string]bool{},
+		res: newResolver(scn), imageMap: opts.imageMap(scn)}
 	if g.file == "" {
 		g.file = scn.Name + ".yaml"
 	}
@@ -64,11 +70,15 @@ func Kubectl(scn *scenario.Scenario, opts KubectlOptions) ([]byte, error) {
 			return nil, err
 		}
 	}
+	if g.watches {
+		g.line("\nwatches_end")
+	}
 	body := g.b.String()
 	g.b.Reset()
 	g.header(opts.Version)
 	g.settings()
 	g.b.WriteString(helpers)
+	g.b.WriteString(pinHelpers)
 	g.b.WriteString(begin)
 	if g.nodeSteps > 0 {
 		vars := make([]string, len(scn.Cluster.Nodes))
@@ -98,6 +108,12 @@ type script struct {
 	leftOuts, nodeSteps int
 	// taints are the node taints (NODE, NUL, KEY) that node steps add.
 	taints map[string]bool
+	// res pins the simulation's generated names (resolve.go).
+	res *resolver
+	// images maps the simulation's images to real ones (images.go).
+	imageMap map[string]string
+	// watches records that a watching step runs in the background.
+	watches bool
 }
 
 func (g *script) line(s string) { g.b.WriteString(s + "\n") }
@@ -151,10 +167,12 @@ The scenario's nodes are the cluster's worker nodes (set NODE_1... to others):`,
 	g.capacity()
 	g.images()
 	g.policy()
+	g.imageMapComment()
 	g.comment(`
 Pod and ReplicaSet names are the simulation's; a real cluster chooses its own,
-so a step or expect that names a pod uses the cluster's pod with the same
-prefix (see pod below).
+so the first step or expect that names one pins it to the cluster's object in
+the same place: a ReplicaSet by its Deployment and revision, a pod by its
+ReplicaSet, node and age (see pin_rs and pin_pod below).
 
 Exit status: 0 when every expect held, 1 when one did not, 2 when the replay
 could not start.`)
@@ -302,7 +320,7 @@ func (g *script) objects() error {
 	if len(docs) == 0 {
 		return nil
 	}
-	body, err := manifests(docs)
+	body, err := manifests(docs, g.imageMap)
 	if err != nil {
 		return err
 	}
@@ -317,7 +335,7 @@ func (g *script) objects() error {
 // manifests prints objects as kubectl prints YAML, separated by ---,
 // without a namespace (the replay's is given on the command line) and
 // without a status.
-func manifests(docs []manifest.Doc) (string, error) {
+func manifests(docs []manifest.Doc, images map[string]string) (string, error) {
 	var parts []string
 	for _, d := range docs {
 		data, err := json.Marshal(d.Object)
@@ -336,6 +354,7 @@ func manifests(docs []manifest.Doc) (string, error) {
 		// kubectl apply ignores a status; the simulation's objects carry an
 		// empty one.
 		delete(v, "status")
+		mapImages(v, images)
 		parts = append(parts, yamlprint.Marshal(v))
 	}
 	return strings.Join(parts, "---\n"), nil

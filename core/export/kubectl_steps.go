@@ -15,6 +15,9 @@ import (
 // step writes one scenario step at its second.
 func (g *script) step(st scenario.Step) error {
 	g.wait(st.At)
+	if g.res != nil {
+		g.res.at = st.At
+	}
 	switch {
 	case st.Kubectl != "":
 		g.kubectlStep(st)
@@ -110,6 +113,10 @@ func (g *script) nodeStep(st scenario.Step, cmd *kubectl.Command, words []string
 
 func (g *script) runWords(st scenario.Step, words []string) {
 	text := shQuote(st.Kubectl)
+	g.res.flush(g)
+	if st.ExpectError != "" && g.watchesInBackground(st, words) {
+		return
+	}
 	if st.ExpectError != "" {
 		g.line("step_fails " + text + " " + shQuote(st.ExpectError) + " " + strings.Join(words, " "))
 		return
@@ -124,7 +131,7 @@ func (g *script) applyStep(st scenario.Step) error {
 			return nil
 		}
 	}
-	body, err := manifests(st.Apply)
+	body, err := manifests(st.Apply, g.imageMap)
 	if err != nil {
 		return err
 	}
@@ -174,7 +181,7 @@ func (g *script) commandWords(cmd *kubectl.Command) ([]string, []string) {
 		words = append(words, shQuote("--"+f.Name+"="+f.Value))
 	}
 	if strings.Join(cmd.Path, " ") == "rollout status" && !watch {
-		words = append(words, "--watch=false")
+		words = append(words, noWatch)
 	}
 	if dashed {
 		words = append(words, "--")
@@ -189,6 +196,7 @@ func (g *script) commandWords(cmd *kubectl.Command) ([]string, []string) {
 // of label, annotate and taint).
 func (g *script) rewriteArgs(cmd *kubectl.Command) []string {
 	out := quoteAll(cmd.Args)
+	defer g.mapSetImage(cmd, out)
 	switch cmd.Path[0] {
 	case "cordon", "uncordon", "drain":
 		for i, a := range cmd.Args {
@@ -222,8 +230,8 @@ func (g *script) nameWord(typ, prefix, name, word string) string {
 	case !ok:
 	case r.Kind == api.KindNode:
 		return g.nodeWord(prefix, name)
-	case r.Kind == api.KindPod && !g.pods[name]:
-		return `"` + dqEscape(prefix) + `$(pod ` + shQuote(name) + `)"`
+	case r.Kind == api.KindPod && !g.pods[name], g.res.generated(r.Kind, name):
+		return g.res.word(r.Kind, prefix, name)
 	}
 	return shQuote(word)
 }
@@ -253,15 +261,24 @@ func (g *script) expectStep(e *scenario.Expect) {
 	switch {
 	case e.Kind == api.KindNode:
 		target = g.nodeWord(r.Singular+"/", e.Name)
-	case e.Kind == api.KindPod && !g.pods[e.Name]:
-		target = g.nameWord(r.Singular, r.Singular+"/", e.Name, "")
+	case e.Kind == api.KindPod && !g.pods[e.Name], g.res.generated(e.Kind, e.Name):
+		target = g.res.word(e.Kind, r.Singular+"/", e.Name)
 	}
 	typ, want := valueType(e.Value)
+	if off, ok := simTime(e.Value); ok {
+		typ, want = "time", strconv.FormatInt(off, 10)
+	}
 	line := "expect " + text + " " + target + " " + shQuote(tmpl) + " " + shQuote(string(e.Op)) + " " + typ + " " + shQuote(want)
 	if z, ok := e.Zero(); ok {
 		_, zs := valueType(z)
 		line += " " + shQuote("zero:"+zs)
+		if len(e.Path) > 1 {
+			if parent, err := JSONPath(e.Path[:len(e.Path)-1]); err == nil {
+				line += " " + shQuote("parent:"+parent)
+			}
+		}
 	}
+	g.res.flush(g)
 	g.line(line)
 }
 
@@ -299,6 +316,7 @@ after nodeMonitorGracePeriod and its pods are evicted after podEvictionTimeout.`
 		g.line("fault " + text + ` "docker start ` + strings.Trim(node, `"`) + `"`)
 	case scenario.FaultCrashPod:
 		p := g.podExpr(f.Target)
+		g.res.flush(g)
 		g.comment(fmt.Sprintf("fault %s: the pod's container exits; the kubelet restarts it.\n  kubectl exec --namespace \"$namespace\" %s -- kill 1\n(kill 1 ends the container's main process when it handles SIGTERM.)", f, p))
 		g.line("fault " + text + ` "kubectl exec --namespace $namespace ` + strings.Trim(p, `"`) + ` -- kill 1"`)
 	case scenario.FaultCrashDeployment:
@@ -317,7 +335,7 @@ func (g *script) podExpr(name string) string {
 	if g.pods[name] {
 		return shQuote(name)
 	}
-	return `"$(pod ` + shQuote(name) + `)"`
+	return g.res.word(api.KindPod, "", name)
 }
 
 // selectorOf is the label selector of the Deployment name among the

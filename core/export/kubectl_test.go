@@ -148,7 +148,7 @@ steps:
 		`step 'get node node-1 -o wide' get node "$NODE_1" --output=wide`,
 		`step 'describe no/node-3' describe "no/$NODE_3"`,
 		"# LEFT OUT: kubectl label node node-1 disk=ssd\n# (it changes nodes, which are outside the replay's namespace)",
-		`step 'delete pod web-79d8c5cd98-x7k2p' delete pod "$(pod web-79d8c5cd98-x7k2p)"`,
+		`step 'delete pod web-79d8c5cd98-x7k2p' delete pod web-79d8c5cd98-x7k2p`,
 		`step 'delete pod/solo' delete pod/solo`,
 		`step 'rollout status deployment/web' rollout status deployment/web --watch=false`,
 		`annotate deployment/web 'note=$(rm -rf /) it'\''s' --overwrite=true`,
@@ -186,8 +186,8 @@ steps:
 		"\nat 10\n# fault node-down node-2: the node's kubelet stops",
 		"\nfault 'node-down node-2' \"docker stop $NODE_2\"\n",
 		"fault 'node-up node-2' \"docker start $NODE_2\"\n",
-		`#   kubectl exec --namespace "$namespace" "$(pod web-79d8c5cd98-x7k2p)" -- kill 1`,
-		`fault 'crash pod/web-79d8c5cd98-x7k2p' "kubectl exec --namespace $namespace $(pod web-79d8c5cd98-x7k2p) -- kill 1"`,
+		`#   kubectl exec --namespace "$namespace" web-79d8c5cd98-x7k2p -- kill 1`,
+		`fault 'crash pod/web-79d8c5cd98-x7k2p' "kubectl exec --namespace $namespace web-79d8c5cd98-x7k2p -- kill 1"`,
 		`#   for p in $(kubectl get pods --namespace "$namespace" -l app=web,tier=fe -o name); do`,
 	} {
 		assert.Contains(t, s, want)

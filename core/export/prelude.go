@@ -78,10 +78,20 @@ step_fails() {
 # holds GOT MISSING OP TYPE WANT: whether GOT (MISSING=1: the path leads
 # nowhere) compares to WANT as an expect does: TYPE number compares
 # numerically (a string holding a number too), string by bytes, bool and
-# null only with == and !=; what cannot be compared is only !=.
+# null only with == and !=; what cannot be compared is only !=. TYPE time
+# is one of the simulation's timestamps, WANT seconds from its start: GOT,
+# the cluster's time, counts from the replay's start, within time_slack.
 holds() {
   local got=$1 missing=$2 op=$3 type=$4 want=$5
   case $type in
+  time)
+    if (( missing )) || ! got=$(since_start "$got"); then
+      [[ $op == '!=' ]]
+      return
+    fi
+    if (( got - want <= time_slack && want - got <= time_slack )); then got=$want; fi
+    holds "$got" 0 "$op" number "$want"
+    ;;
   null)
     if (( missing )); then [[ $op == '==' ]]; else [[ $op == '!=' ]]; fi
     ;;
@@ -118,18 +128,24 @@ holds() {
   esac
 }
 
-# expect TEXT TARGET TEMPLATE OP TYPE WANT [zero:VALUE]: checks one expect
-# with kubectl get TARGET -o jsonpath=TEMPLATE. zero:VALUE is what a missing
-# field stands for (Kubernetes omits zero values). With EXPECT_WAIT=SECONDS
+# expect TEXT TARGET TEMPLATE OP TYPE WANT [zero:VALUE [parent:TEMPLATE]]:
+# checks one expect with kubectl get TARGET -o jsonpath=TEMPLATE. zero:VALUE
+# is what a missing field stands for (Kubernetes omits zero values) when
+# the field's parent, parent:TEMPLATE, is there; a missing parent (a filter
+# that matches nothing) leaves the path missing. With EXPECT_WAIT=SECONDS
 # it tries again each second for that long before it reports a mismatch.
 expect() {
-  local text=$1 target=$2 template=$3 op=$4 type=$5 want=$6 zero=${7-}
+  local text=$1 target=$2 template=$3 op=$4 type=$5 want=$6 zero=${7-} parent=${8-}
   local deadline=$(( SECONDS + expect_wait )) got missing shown
   while :; do
     missing=0
     if got=$(kubectl --namespace "$namespace" get "$target" -o "jsonpath=$template" 2>/dev/null); then
       if [[ -z $got ]]; then
         if [[ $zero == zero:* ]]; then got=${zero#zero:}; else missing=1; fi
+        if [[ $parent == parent:* ]] && [[ -z $(kubectl --namespace "$namespace" get "$target" -o "jsonpath=${parent#parent:}" 2>/dev/null) ]]; then
+          got=
+          missing=1
+        fi
       fi
     else
       got=
@@ -210,27 +226,6 @@ restore_nodes() {
 
 # note TEXT: a step the replay cannot run (see the comment above it).
 note() { say "NOTE $1"; }
-
-# pod NAME: the cluster's pod for the simulation's pod NAME: NAME when it
-# exists, else the first pod, by name, whose name starts like NAME without
-# its last two parts (the ReplicaSet's hash and the pod's suffix, which a
-# real cluster chooses itself).
-pod() {
-  if kubectl --namespace "$namespace" get pod "$1" >/dev/null 2>&1; then
-    printf '%s' "$1"
-    return
-  fi
-  local prefix=${1%-*} name
-  prefix=${prefix%-*}-
-  while read -r name; do
-    name=${name#pod/}
-    if [[ $name == "$prefix"* ]]; then
-      printf '%s' "$name"
-      return
-    fi
-  done < <(kubectl --namespace "$namespace" get pods -o name 2>/dev/null | sort)
-  printf '%s' "$1"
-}
 `
 
 // begin checks the namespace, says which cluster kubectl points at and

@@ -34,9 +34,23 @@
 # without it, the script stops). It acts only inside its namespace, on the kinds
 # Converge models, and reads no local file or URL.
 #
+# The simulation's images are not in any registry; the replay runs these
+# instead (converge export-kubectl --image-map SIM=REAL,... or IMAGE_MAP chooses
+# others; --image-map none keeps the names):
+#   myrepo/web:1.0 -> registry.k8s.io/pause:3.10
+#   myrepo/web:1.1 -> registry.k8s.io/pause:3.9
+#   myrepo/web:1.2 -> registry.k8s.io/pause:3.8
+#   myrepo/web:1.3 -> registry.k8s.io/pause:3.7
+# A real image keeps its own pace: the simulated pull, start and readiness
+# times, crashes, hangs, failing or flapping probes and shutdown times are not
+# reproduced (a pull failure is: such an image keeps its name). registry.k8s.io/pause
+# answers no probe, so a pod with a readiness, liveness or startup probe on it
+# never gets ready: map such images to one that answers the probes.
+#
 # Pod and ReplicaSet names are the simulation's; a real cluster chooses its own,
-# so a step or expect that names a pod uses the cluster's pod with the same
-# prefix (see pod below).
+# so the first step or expect that names one pins it to the cluster's object in
+# the same place: a ReplicaSet by its Deployment and revision, a pod by its
+# ReplicaSet, node and age (see pin_rs and pin_pod below).
 #
 # Exit status: 0 when every expect held, 1 when one did not, 2 when the replay
 # could not start.
@@ -126,10 +140,20 @@ step_fails() {
 # holds GOT MISSING OP TYPE WANT: whether GOT (MISSING=1: the path leads
 # nowhere) compares to WANT as an expect does: TYPE number compares
 # numerically (a string holding a number too), string by bytes, bool and
-# null only with == and !=; what cannot be compared is only !=.
+# null only with == and !=; what cannot be compared is only !=. TYPE time
+# is one of the simulation's timestamps, WANT seconds from its start: GOT,
+# the cluster's time, counts from the replay's start, within time_slack.
 holds() {
   local got=$1 missing=$2 op=$3 type=$4 want=$5
   case $type in
+  time)
+    if (( missing )) || ! got=$(since_start "$got"); then
+      [[ $op == '!=' ]]
+      return
+    fi
+    if (( got - want <= time_slack && want - got <= time_slack )); then got=$want; fi
+    holds "$got" 0 "$op" number "$want"
+    ;;
   null)
     if (( missing )); then [[ $op == '==' ]]; else [[ $op == '!=' ]]; fi
     ;;
@@ -166,18 +190,24 @@ holds() {
   esac
 }
 
-# expect TEXT TARGET TEMPLATE OP TYPE WANT [zero:VALUE]: checks one expect
-# with kubectl get TARGET -o jsonpath=TEMPLATE. zero:VALUE is what a missing
-# field stands for (Kubernetes omits zero values). With EXPECT_WAIT=SECONDS
+# expect TEXT TARGET TEMPLATE OP TYPE WANT [zero:VALUE [parent:TEMPLATE]]:
+# checks one expect with kubectl get TARGET -o jsonpath=TEMPLATE. zero:VALUE
+# is what a missing field stands for (Kubernetes omits zero values) when
+# the field's parent, parent:TEMPLATE, is there; a missing parent (a filter
+# that matches nothing) leaves the path missing. With EXPECT_WAIT=SECONDS
 # it tries again each second for that long before it reports a mismatch.
 expect() {
-  local text=$1 target=$2 template=$3 op=$4 type=$5 want=$6 zero=${7-}
+  local text=$1 target=$2 template=$3 op=$4 type=$5 want=$6 zero=${7-} parent=${8-}
   local deadline=$(( SECONDS + expect_wait )) got missing shown
   while :; do
     missing=0
     if got=$(kubectl --namespace "$namespace" get "$target" -o "jsonpath=$template" 2>/dev/null); then
       if [[ -z $got ]]; then
         if [[ $zero == zero:* ]]; then got=${zero#zero:}; else missing=1; fi
+        if [[ $parent == parent:* ]] && [[ -z $(kubectl --namespace "$namespace" get "$target" -o "jsonpath=${parent#parent:}" 2>/dev/null) ]]; then
+          got=
+          missing=1
+        fi
       fi
     else
       got=
@@ -259,25 +289,121 @@ restore_nodes() {
 # note TEXT: a step the replay cannot run (see the comment above it).
 note() { say "NOTE $1"; }
 
-# pod NAME: the cluster's pod for the simulation's pod NAME: NAME when it
-# exists, else the first pod, by name, whose name starts like NAME without
-# its last two parts (the ReplicaSet's hash and the pod's suffix, which a
-# real cluster chooses itself).
-pod() {
-  if kubectl --namespace "$namespace" get pod "$1" >/dev/null 2>&1; then
-    printf '%s' "$1"
-    return
-  fi
-  local prefix=${1%-*} name
-  prefix=${prefix%-*}-
-  while read -r name; do
-    name=${name#pod/}
-    if [[ $name == "$prefix"* ]]; then
-      printf '%s' "$name"
-      return
+# time_slack: how many seconds a timestamp of the cluster may be off the
+# simulation's (TIME_SLACK, default 2); see holds.
+time_slack=${TIME_SLACK:-2}
+
+# since_start TIME: the seconds from the replay's start to TIME (RFC 3339,
+# UTC), with GNU's or BSD's date.
+since_start() {
+  local t
+  t=$(date -u -d "$1" +%s 2>/dev/null || date -u -j -f '%Y-%m-%dT%H:%M:%SZ' "$1" +%s 2>/dev/null) || return 1
+  echo $(( t - ($(date +%s) - (SECONDS - start)) ))
+}
+# The cluster's names for the simulation's generated ReplicaSet and pod
+# names, pinned at the first step that uses each (pin_rs, pin_pod), so that
+# later steps and expects name the same object.
+declare -A pinned=()
+
+# pin_rs NAME DEPLOYMENT REVISION: pins the simulation's ReplicaSet NAME to
+# the cluster's ReplicaSet of DEPLOYMENT (named DEPLOYMENT-HASH) whose
+# revision annotation is REVISION. With EXPECT_WAIT it waits that long for
+# one; without one, NAME stays as it is (and is not found).
+pin_rs() {
+  local sim=$1 dep=$2 rev=$3 deadline=$(( SECONDS + expect_wait )) name
+  if [[ -n ${pinned[$sim]+set} ]]; then return 0; fi
+  while :; do
+    name=$(kubectl --namespace "$namespace" get replicasets -o 'jsonpath={range .items[*]}{.metadata.name}{"|"}{.metadata.annotations.deployment\.kubernetes\.io/revision}{"\n"}{end}' 2>/dev/null |
+      awk -F'|' -v d="$dep-" -v r="$rev" 'index($1, d) == 1 && substr($1, length(d) + 1) !~ /-/ && $2 == r { print $1; exit }') || name=
+    if [[ -n $name ]]; then
+      pinned[$sim]=$name
+      return 0
     fi
-  done < <(kubectl --namespace "$namespace" get pods -o name 2>/dev/null | sort)
-  printf '%s' "$1"
+    if (( SECONDS >= deadline )); then break; fi
+    sleep 1
+  done
+  pinned[$sim]=$sim
+  say "NOTE no ReplicaSet of deployment/$dep has revision $rev: $sim stays as it is"
+}
+
+# pin_pod NAME OWNER INDEX NODE: pins the simulation's pod NAME to a pod of
+# the cluster's ReplicaSet OWNER that is not being deleted: the INDEX-th
+# oldest (0: the oldest) among those on NODE, or among all when none is on
+# NODE. An empty OWNER matches the pods whose name starts like NAME without
+# its last two parts.
+pin_pod() {
+  local sim=$1 owner=$2 index=$3 node=$4 deadline=$(( SECONDS + expect_wait )) prefix name
+  if [[ -n ${pinned[$sim]+set} ]]; then return 0; fi
+  prefix=${sim%-*}
+  prefix=${prefix%-*}-
+  while :; do
+    name=$(kubectl --namespace "$namespace" get pods -o 'jsonpath={range .items[*]}{.metadata.creationTimestamp}{"|"}{.metadata.name}{"|"}{.metadata.ownerReferences[0].name}{"|"}{.spec.nodeName}{"|"}{.metadata.deletionTimestamp}{"\n"}{end}' 2>/dev/null |
+      sort | awk -F'|' -v o="$owner" -v p="$prefix" -v i="$index" -v n="$node" '
+        $5 == "" && ((o != "" && $3 == o) || (o == "" && index($2, p) == 1)) {
+          all[c++] = $2
+          if (n != "" && $4 == n) on[k++] = $2
+        }
+        END {
+          if (k > 0) print on[i < k ? i : k - 1]
+          else if (c > 0) print all[i < c ? i : c - 1]
+        }') || name=
+    if [[ -n $name ]]; then
+      pinned[$sim]=$name
+      return 0
+    fi
+    if (( SECONDS >= deadline )); then break; fi
+    sleep 1
+  done
+  pinned[$sim]=$sim
+  say "NOTE no pod of ${owner:-$prefix...} to stand for $sim: it stays as it is"
+}
+
+# The watching steps that must fail (rollout status until the progress
+# deadline): each runs in the background, as the simulation's waiting step
+# goes on while later steps run, and watches_end checks them.
+watch_dir=
+watches=()
+
+# step_fails_watch TEXT WANT ARGS...: starts kubectl ARGS in the background;
+# watches_end checks that it failed with an error that contains WANT.
+step_fails_watch() {
+  local text=$1 want=$2 n
+  shift 2
+  say "\$ kubectl $text (watching in the background)"
+  if [[ -z $watch_dir ]]; then watch_dir=$(mktemp -d); fi
+  n=${#watches[@]}
+  (
+    if kubectl --namespace "$namespace" "$@" > "$watch_dir/$n.out" 2>&1; then rc=0; else rc=$?; fi
+    echo "$rc" > "$watch_dir/$n.rc"
+  ) &
+  watches+=("$now|$want|$text")
+}
+
+# watches_end: waits for the watching steps and checks each as step_fails
+# does, printing its output under the second it started.
+watches_end() {
+  local i w at want text out rc
+  (( ${#watches[@]} > 0 )) || return 0
+  wait
+  for i in "${!watches[@]}"; do
+    w=${watches[$i]}
+    at=${w%%|*}; w=${w#*|}
+    want=${w%%|*}; text=${w#*|}
+    now=$at
+    out=$(cat "$watch_dir/$i.out" 2>/dev/null || true)
+    rc=$(cat "$watch_dir/$i.rc" 2>/dev/null || echo 0)
+    say "\$ kubectl $text (watched)"
+    printf '%s\n' "$out" | indent
+    if [[ $rc == 0 ]]; then
+      mismatch "kubectl $text: succeeded, but an error containing \"$want\" was expected"
+    elif [[ $out == *"$want"* ]]; then
+      passed=$(( passed + 1 ))
+      say "ok   it failed as expected"
+    else
+      mismatch "kubectl $text: the error does not contain \"$want\""
+    fi
+  done
+  rm -rf "$watch_dir"
 }
 
 namespace_re='^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$'
@@ -329,23 +455,23 @@ spec:
         app: web
     spec:
       containers:
-      - image: myrepo/web:1.0
+      - image: registry.k8s.io/pause:3.10
         name: web
 CONVERGE_EOF
 
 at 15
-step 'set image deployment/web web=myrepo/web:1.1' set image deployment/web web=myrepo/web:1.1
+step 'set image deployment/web web=myrepo/web:1.1' set image deployment/web web=registry.k8s.io/pause:3.9
 step 'annotate deployment/web kubernetes.io/change-cause="1.1: faster startup" --overwrite' annotate deployment/web 'kubernetes.io/change-cause=1.1: faster startup' --overwrite=true
 
 at 30
 step 'scale deployment/web --replicas=4' scale deployment/web --replicas=4
 
 at 35
-step 'set image deployment/web web=myrepo/web:1.2' set image deployment/web web=myrepo/web:1.2
+step 'set image deployment/web web=myrepo/web:1.2' set image deployment/web web=registry.k8s.io/pause:3.8
 step 'annotate deployment/web kubernetes.io/change-cause="1.2: new checkout" --overwrite' annotate deployment/web 'kubernetes.io/change-cause=1.2: new checkout' --overwrite=true
 
 at 55
-step 'set image deployment/web web=myrepo/web:1.3' set image deployment/web web=myrepo/web:1.3
+step 'set image deployment/web web=myrepo/web:1.3' set image deployment/web web=registry.k8s.io/pause:3.7
 
 at 70
 step 'get rs' get rs
@@ -357,8 +483,8 @@ step 'rollout undo deployment/web --to-revision=2' rollout undo deployment/web -
 
 at 95
 expect 'deployment/web .metadata.annotations["deployment.kubernetes.io/revision"] == "5"' deployment/web '{.metadata.annotations.deployment\.kubernetes\.io/revision}' == string 5
-expect 'deployment/web .spec.template.spec.containers[0].image == myrepo/web:1.1' deployment/web '{.spec.template.spec.containers[0].image}' == string myrepo/web:1.1 zero:
-expect 'deployment/web .status.availableReplicas == 4' deployment/web '{.status.availableReplicas}' == number 4 zero:0
+expect 'deployment/web .spec.template.spec.containers[0].image == myrepo/web:1.1' deployment/web '{.spec.template.spec.containers[0].image}' == string myrepo/web:1.1 zero: 'parent:{.spec.template.spec.containers[0]}'
+expect 'deployment/web .status.availableReplicas == 4' deployment/web '{.status.availableReplicas}' == number 4 zero:0 'parent:{.status}'
 step 'rollout history deployment/web' rollout history deployment/web
 
 at 100

@@ -1,0 +1,299 @@
+// Command realcluster replays Converge's scenarios on a real Kubernetes
+// v1.35.4 control plane (etcd, kube-apiserver, kube-controller-manager,
+// kube-scheduler; kwok for the nodes and pod lifecycles), built from Go
+// modules, and compares each replay with Converge's trace
+// (docs/fidelity.md, "Replays on a real control plane").
+//
+//	realcluster build -bin DIR
+//	realcluster run -bin DIR -converge PATH -out DIR [-parallel N] [-json FILE] SCENARIO.yaml...
+//	realcluster up -bin DIR [-nodes N]       (a cluster until interrupted)
+//
+// run starts a fresh cluster for each scenario (at most -parallel at once),
+// runs the script `converge export-kubectl` writes against a namespace of
+// its own, records the namespace every second, stops the cluster, compares,
+// and prints one line a scenario: agrees, differs (the first difference,
+// both sides) or not replayable (why). It exits 1 when a scenario differs
+// and -strict is set.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"converge/tools/realcluster"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: realcluster build|run|up ...")
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	var err error
+	switch os.Args[1] {
+	case "build":
+		err = build(ctx, os.Args[2:])
+	case "run":
+		err = run(ctx, os.Args[2:])
+	case "up":
+		err = up(ctx, os.Args[2:])
+	default:
+		err = fmt.Errorf("unknown command %q: build, run or up", os.Args[1])
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "realcluster:", err)
+		os.Exit(1)
+	}
+}
+
+// moduleDir is tools/realcluster, from this command's source directory
+// when run with go run, else the working directory.
+func moduleDir() string {
+	if _, err := os.Stat("go.mod"); err == nil {
+		if wd, err := os.Getwd(); err == nil {
+			return wd
+		}
+	}
+	return "."
+}
+
+// version stamps what Kubernetes' own build stamps (hack/lib/version.sh);
+// without them every component says v0.0.0-master.
+func ldflags() string {
+	ld := "-s -w"
+	for _, p := range []string{"k8s.io/component-base/version", "k8s.io/client-go/pkg/version"} {
+		ld += " -X " + p + ".gitVersion=v1.35.4 -X " + p + ".gitMajor=1 -X " + p + ".gitMinor=35 -X " + p +
+			".gitTreeState=clean -X " + p + ".buildDate=2026-01-01T00:00:00Z"
+	}
+	return ld
+}
+
+func build(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("build", flag.ExitOnError)
+	bin := fs.String("bin", "", "`DIR` for kc, kwok and the kubectl symlink")
+	_ = fs.Parse(args)
+	if *bin == "" {
+		return fmt.Errorf("build needs -bin DIR")
+	}
+	out, err := filepath.Abs(*bin)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	mod := moduleDir()
+	steps := []struct {
+		dir  string
+		args []string
+	}{
+		{mod, []string{"build", "-trimpath", "-ldflags", ldflags(), "-o", filepath.Join(out, "kc"), "./cmd/kc"}},
+		{filepath.Join(mod, "kwok"), []string{"build", "-trimpath", "-ldflags", "-s -w", "-o", filepath.Join(out, "kwok"), "sigs.k8s.io/kwok/cmd/kwok"}},
+	}
+	for _, s := range steps {
+		began := time.Now()
+		cmd := exec.CommandContext(ctx, "go", s.args...)
+		cmd.Dir, cmd.Stdout, cmd.Stderr = s.dir, os.Stdout, os.Stderr
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("go %s: %w", strings.Join(s.args, " "), err)
+		}
+		fmt.Printf("built %s in %.0fs\n", s.args[len(s.args)-2], time.Since(began).Seconds())
+	}
+	link := filepath.Join(out, "kubectl")
+	_ = os.Remove(link)
+	return os.Symlink("kc", link)
+}
+
+// kwokSrc is the kwok module's directory in the module cache.
+func kwokSrc(ctx context.Context) (string, error) {
+	cmd := exec.CommandContext(ctx, "go", "list", "-m", "-f", "{{.Dir}}", "sigs.k8s.io/kwok")
+	cmd.Dir = filepath.Join(moduleDir(), "kwok")
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("go list -m sigs.k8s.io/kwok: %w", err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+func run(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("run", flag.ExitOnError)
+	bin := fs.String("bin", "", "`DIR` of kc and kwok (realcluster build)")
+	converge := fs.String("converge", "converge", "the converge `BINARY`")
+	out := fs.String("out", "", "`DIR` for each scenario's script, trace, recording, events and logs")
+	parallel := fs.Int("parallel", 2, "replay `N` scenarios at once, each on its own cluster")
+	jsonOut := fs.String("json", "", "also write the results to `FILE`")
+	markdown := fs.String("markdown", "", "also write the table as Markdown to `FILE` (docs/fidelity.md's)")
+	strict := fs.Bool("strict", false, "exit 1 when a scenario differs or cannot be replayed for an error")
+	_ = fs.Parse(args)
+	files := fs.Args()
+	if *bin == "" || *out == "" || len(files) == 0 {
+		return fmt.Errorf("run needs -bin DIR, -out DIR and scenario files")
+	}
+	binDir, err := filepath.Abs(*bin)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	conv, err := filepath.Abs(*converge)
+	if err != nil {
+		return err
+	}
+	src, err := kwokSrc(ctx)
+	if err != nil {
+		return err
+	}
+	var mu sync.Mutex
+	cfg := realcluster.Config{Bin: realcluster.BinIn(binDir), Converge: conv, KwokSrc: src, Out: *out,
+		Tolerance: realcluster.DefaultTolerance,
+		Log: func(format string, args ...any) {
+			mu.Lock()
+			defer mu.Unlock()
+			fmt.Fprintf(os.Stderr, format+"\n", args...)
+		}}
+	results := make([]*realcluster.Result, len(files))
+	sem := make(chan struct{}, max(1, *parallel))
+	var wg sync.WaitGroup
+	began := time.Now()
+	for i, f := range files {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			if ctx.Err() != nil {
+				results[i] = &realcluster.Result{Scenario: strings.TrimSuffix(filepath.Base(f), ".yaml"), Verdict: realcluster.NotReplayable, Why: "interrupted"}
+				return
+			}
+			r := realcluster.Replay(ctx, cfg, f)
+			results[i] = r
+			cfg.Log("%s: %s (%.0fs)", r.Scenario, r.Verdict, r.Seconds)
+		}()
+	}
+	wg.Wait()
+	table(os.Stdout, results, time.Since(began))
+	if *jsonOut != "" {
+		b, _ := json.MarshalIndent(results, "", "  ")
+		if err := os.WriteFile(*jsonOut, b, 0o644); err != nil {
+			return err
+		}
+	}
+	if *markdown != "" {
+		if err := os.WriteFile(*markdown, []byte(markdownTable(results)), 0o644); err != nil {
+			return err
+		}
+	}
+	if *strict {
+		for _, r := range results {
+			if r.Verdict == realcluster.Differs || (r.Verdict == realcluster.NotReplayable && strings.Contains(r.Why, ": ")) {
+				return fmt.Errorf("%s %s", r.Scenario, r.Verdict)
+			}
+		}
+	}
+	return nil
+}
+
+func table(w *os.File, results []*realcluster.Result, took time.Duration) {
+	fmt.Fprintf(w, "%-28s %-15s %-22s %s\n", "SCENARIO", "VERDICT", "AGREED", "FIRST DIFFERENCE / WHY")
+	counts := map[realcluster.Verdict]int{}
+	for _, r := range results {
+		counts[r.Verdict]++
+		agreed, checked := 0, 0
+		keys := make([]string, 0, len(r.Checked))
+		for k := range r.Checked {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			agreed += r.Agreed[k]
+			checked += r.Checked[k]
+		}
+		detail := r.Why
+		if d := r.First(); d != nil {
+			detail = d.String()
+		}
+		score := ""
+		if checked > 0 {
+			score = fmt.Sprintf("%d/%d", agreed, checked)
+		}
+		fmt.Fprintf(w, "%-28s %-15s %-22s %s\n", r.Scenario, r.Verdict, score, detail)
+	}
+	fmt.Fprintf(w, "%d agree, %d differ, %d not replayable; %.0fs\n", counts[realcluster.Agrees], counts[realcluster.Differs], counts[realcluster.NotReplayable], took.Seconds())
+}
+
+func up(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("up", flag.ExitOnError)
+	bin := fs.String("bin", "", "`DIR` of kc and kwok")
+	nodes := fs.Int("nodes", 3, "how many nodes")
+	_ = fs.Parse(args)
+	binDir, err := filepath.Abs(*bin)
+	if err != nil {
+		return err
+	}
+	src, err := kwokSrc(ctx)
+	if err != nil {
+		return err
+	}
+	stages, err := realcluster.DefaultStages(src)
+	if err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "realcluster-up-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	var ns []realcluster.Node
+	for i := 1; i <= *nodes; i++ {
+		name := "converge-worker"
+		if i > 1 {
+			name += fmt.Sprint(i)
+		}
+		ns = append(ns, realcluster.Node{Name: name, CPU: "4", Memory: "8Gi", Pods: 110})
+	}
+	began := time.Now()
+	c, err := realcluster.Up(ctx, realcluster.BinIn(binDir), dir, ns, stages)
+	if err != nil {
+		return err
+	}
+	defer c.Down()
+	fmt.Printf("cluster ready in %.1fs; pids %v\nexport KUBECONFIG=%s PATH=%s:$PATH\n(interrupt to stop)\n", time.Since(began).Seconds(), c.PIDs(), c.Kubeconfig, binDir)
+	<-ctx.Done()
+	return nil
+}
+
+// markdownTable is the table of docs/fidelity.md: each scenario, whether it
+// was replayed, and whether it agrees (the first difference, or why not).
+func markdownTable(results []*realcluster.Result) string {
+	var b strings.Builder
+	b.WriteString("| scenario | replayed | agrees | first difference, or why not replayed |\n|---|---|---|---|\n")
+	for _, r := range results {
+		replayed, agrees := "yes", "yes"
+		detail := ""
+		switch r.Verdict {
+		case realcluster.NotReplayable:
+			replayed, agrees, detail = "no", "-", r.Why
+		case realcluster.Differs:
+			agrees = "no"
+			if d := r.First(); d != nil {
+				detail = d.String()
+			}
+		}
+		detail = strings.ReplaceAll(strings.ReplaceAll(detail, "|", "\\|"), "\n", " ")
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", r.Scenario, replayed, agrees, detail)
+	}
+	return b.String()
+}
