@@ -257,7 +257,7 @@ func TestBrowserInstancesAreIndependent(t *testing.T) {
 	assert.Zero(t, got.TimeD, "the default instance did not move")
 	assert.Equal(t, "basic-loop", got.NameA)
 	assert.Equal(t, "rolling-update", got.NameB)
-	assert.Equal(t, "rolling-update", got.NameD)
+	assert.Equal(t, "desired-state", got.NameD)
 	assert.NotContains(t, got.ScnB, "--replicas=1", "a's command is not in b's scenario")
 	assert.Equal(t, got.Before-1, got.After, "dispose removes the instance")
 	assert.Equal(t, fmt.Sprintf("simulation %d is disposed", got.IDs[1]), got.Disposed)
