@@ -46,12 +46,6 @@ which the Embed button's snippets then use instead of this machine's.`,
 	},
 }
 
-// serve serves the embedded page on addr until ctx is done, then shuts down
-// gracefully.
-func serve(ctx context.Context, e *env, addr string) error {
-	return serveFS(ctx, e, web.FS, addr)
-}
-
 // serveFS is serve of fsys: the embedded page, with its public URL.
 func serveFS(ctx context.Context, e *env, fsys fs.FS, addr string) error {
 	root := "index.html"

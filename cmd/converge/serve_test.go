@@ -96,3 +96,9 @@ func TestEmbeddedPageHasAStrictCSPAndNoInlineScript(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(index), "script-src 'self' 'wasm-unsafe-eval'")
 }
+
+// serve serves the embedded page on addr until ctx is done, then shuts down
+// gracefully.
+func serve(ctx context.Context, e *env, addr string) error {
+	return serveFS(ctx, e, web.FS, addr)
+}

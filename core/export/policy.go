@@ -399,18 +399,3 @@ func namespaceLabel(name string) string {
 	}
 	return strings.TrimRight(s, "-")
 }
-
-// validNamespace reports whether s is a namespace name (an RFC 1123
-// label): `^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`, which the script checks
-// $NAMESPACE against.
-func validNamespace(s string) bool {
-	if s == "" || len(s) > 63 || s[0] == '-' || s[len(s)-1] == '-' {
-		return false
-	}
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
-			return false
-		}
-	}
-	return true
-}

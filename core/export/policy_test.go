@@ -439,3 +439,18 @@ steps:
 	_, _, _, log := replay(t, script, nil)
 	assert.Contains(t, log, "kubectl --namespace replay-test annotate deployment/web x=\x1b[2J\adone\u202e --overwrite=true\n")
 }
+
+// validNamespace reports whether s is a namespace name (an RFC 1123
+// label): `^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`, which the script checks
+// $NAMESPACE against.
+func validNamespace(s string) bool {
+	if s == "" || len(s) > 63 || s[0] == '-' || s[len(s)-1] == '-' {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
+			return false
+		}
+	}
+	return true
+}

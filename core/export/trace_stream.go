@@ -75,9 +75,6 @@ func (ts *TraceStream) Next(b *bytes.Buffer, n int) (bool, error) {
 // Progress is the seconds written and the lines the whole trace has.
 func (ts *TraceStream) Progress() (written, total int64) { return ts.lines, ts.end + 1 }
 
-// Written is the bytes written so far.
-func (ts *TraceStream) Written() int64 { return ts.written }
-
 // Estimate is the size the whole trace will have: what is written, and for
 // each line to come the larger of the mean line so far and the last line
 // (a rollout's lines grow as its pods appear).

@@ -114,3 +114,6 @@ objects:
 	assert.Regexp(t, `^the trace would be about \d+\.\d GB, more than the page can build \(268\.4 MB\); `+"`converge run FILE --output jsonl` writes it line by line$", err.Error())
 	t.Logf("24h, 5 pods: estimate %s after 30 s, %d bytes a line", Size(ts.Estimate()), ts.Written()/30)
 }
+
+// Written is the bytes written so far.
+func (ts *TraceStream) Written() int64 { return ts.written }

@@ -88,9 +88,6 @@ func (p *Path) Find(name string) (Step, bool) {
 	return Step{}, false
 }
 
-// First is the scenario a first visit opens: the first of the first lesson.
-func (p *Path) First() string { return p.Lessons[0].Scenarios[0] }
-
 // Next returns the scenario after name on the path ("" after the last, or
 // for a name not on it).
 func (p *Path) Next(name string) string {
@@ -148,17 +145,6 @@ func (p *Path) Mark(pr Progress, name string) Progress {
 func (pr Progress) String() string {
 	b, _ := json.Marshal(pr)
 	return string(b)
-}
-
-// Resume is where a returning reader continues: the first unfinished
-// scenario of the path, or the first one when all are finished.
-func (p *Path) Resume(pr Progress) string {
-	for _, s := range p.Steps() {
-		if !pr.Has(s.Name) {
-			return s.Name
-		}
-	}
-	return p.First()
 }
 
 // Count is how many of the lesson's scenarios are finished.

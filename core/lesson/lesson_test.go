@@ -27,7 +27,7 @@ func TestParseAndNumber(t *testing.T) {
 	assert.Equal(t, "2.1", s.Number())
 	_, ok = p.Find("z")
 	assert.False(t, ok)
-	assert.Equal(t, "a", p.First())
+	assert.Equal(t, "a", p.Lessons[0].Scenarios[0])
 	assert.Equal(t, "c", p.Next("b"))
 	assert.Equal(t, "", p.Next("c"))
 }
@@ -56,18 +56,15 @@ func TestProgress(t *testing.T) {
 	p, err := Parse([]byte(small))
 	require.NoError(t, err)
 	pr := ParseProgress("")
-	assert.Equal(t, "a", p.Resume(pr), "a first visit starts at the beginning")
 	pr = p.Mark(pr, "b")
 	pr = p.Mark(pr, "a")
 	pr = p.Mark(pr, "gone")
 	assert.Equal(t, []string{"a", "b"}, pr.Done, "in the path's order, names off the path dropped")
-	assert.Equal(t, "c", p.Resume(pr))
 	done, total := p.Count(pr, 1)
 	assert.Equal(t, [2]int{2, 2}, [2]int{done, total})
 	back := ParseProgress(pr.String())
 	assert.Equal(t, pr, back)
-	pr = p.Mark(back, "c")
-	assert.Equal(t, "a", p.Resume(pr), "all done: from the start")
+	assert.Equal(t, []string{"a", "b", "c"}, p.Mark(back, "c").Done, "every scenario done")
 	for _, bad := range []string{"{", `{"done": 3}`, strings.Repeat(" ", MaxProgressSize+1)} {
 		assert.Equal(t, Progress{}, ParseProgress(bad), bad)
 	}

@@ -15,5 +15,5 @@ func TestTheDefaultIsTheFirstLesson(t *testing.T) {
 	t.Parallel()
 	p, err := lesson.Parse(scenarios.Lessons)
 	require.NoError(t, err)
-	assert.Equal(t, p.First(), NewLibrary(scenarios.FS).Default())
+	assert.Equal(t, p.Lessons[0].Scenarios[0], NewLibrary(scenarios.FS).Default())
 }

@@ -216,13 +216,6 @@ func stateOf(p *api.Pod, status string, now time.Time, minReadySeconds int32) St
 	return StateError
 }
 
-// Evicted reports whether p was asked to leave its node by an eviction
-// (DisruptionTarget: a drain's or a taint's): its tile says so in its
-// hover text, while its state stays kubectl's (Terminating, Completed).
-func Evicted(p *api.Pod) bool {
-	return isEvicted(p)
-}
-
 func isEvicted(p *api.Pod) bool {
 	if p.Status.Reason == "Evicted" {
 		return true
