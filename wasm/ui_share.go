@@ -227,26 +227,12 @@ func (a *app) download(kind string) {
 	saveFile(f.Name, f.Type, f.Data)
 }
 
-// saveFile offers data to the browser as a file download.
+// saveFile offers data to the browser as a file download (saveParts with
+// one part).
 func saveFile(name, typ string, data []byte) {
-	g := js.Global()
-	bytes := g.Get("Uint8Array").New(len(data))
+	bytes := js.Global().Get("Uint8Array").New(len(data))
 	js.CopyBytesToJS(bytes, data)
-	opts := g.Get("Object").New()
-	opts.Set("type", typ)
-	blob := g.Get("Blob").New([]any{bytes}, opts)
-	url := g.Get("URL").Call("createObjectURL", blob)
-	link := g.Get("document").Call("createElement", "a")
-	link.Set("href", url)
-	link.Set("download", name)
-	link.Call("click")
-	var revoke js.Func
-	revoke = js.FuncOf(func(js.Value, []js.Value) any {
-		g.Get("URL").Call("revokeObjectURL", url)
-		revoke.Release()
-		return nil
-	})
-	g.Call("setTimeout", revoke, 60_000)
+	saveParts(name, typ, []any{bytes})
 }
 
 // async runs f in a goroutine (for work that blocks, such as the
