@@ -55,33 +55,61 @@ const eachTabJS = `
 
 // At 375 px no tab of any view scrolls sideways, and nothing sticks out of
 // the screen (cut off by an ancestor that hides its overflow), nor
-// scrolls sideways inside its own box.
+// scrolls sideways inside its own box; and every table reflows to stacked
+// rows: each cell is a block of its own, labelled with its column's
+// header. Both checks share one page per view and one pass over its tabs.
 func TestUIPhoneHasNoSidewaysScrolling(t *testing.T) {
 	srv := startServe(t)
+	tables := 0
 	for _, path := range phoneViews {
-		for _, scheme := range []string{"light"} {
-			p := openUI(t, srv, path, phoneWidth, phoneHeight, scheme)
-			bad := evalJS[[]string](t, p, `(async () => {`+eachTabJS+`
-				return forEachTab(async (tab) => {
-					const out = [];
-					const w = document.documentElement.clientWidth;
-					if (document.documentElement.scrollWidth > w) out.push(tab + ": the page is " + document.documentElement.scrollWidth + " px wide");
-					for (const e of document.querySelectorAll(".cv-app *")) {
-						if (!visible(e) || e.closest("svg") && e.tagName !== "svg") continue;
-						const r = e.getBoundingClientRect();
-						if (r.right > w + 0.5 || r.left < -0.5) out.push(tab + ": " + describe(e) + " spans " + Math.round(r.left) + ".." + Math.round(r.right));
-						// The YAML editor keeps its long lines whole (the API server's
-						// marks point at a line and a column): it alone scrolls inside.
-						const ox = getComputedStyle(e).overflowX;
-						if ((ox === "auto" || ox === "scroll") && e.scrollWidth > e.clientWidth + 1 && !e.matches("textarea.cv-ed-text")) out.push(tab + ": " + describe(e) + " scrolls sideways (" + e.scrollWidth + " in " + e.clientWidth + ")");
+		p := openUI(t, srv, path, phoneWidth, phoneHeight, "light")
+		got := evalJS[struct {
+			Sideways []string `json:"sideways"`
+			Tables   int      `json:"tables"`
+			Stacked  []string `json:"stacked"`
+		}](t, p, `(async () => {`+eachTabJS+`
+			const sideways = [], stacked = [];
+			let tables = 0;
+			await forEachTab(async (tab) => {
+				const out = [];
+				const w = document.documentElement.clientWidth;
+				if (document.documentElement.scrollWidth > w) out.push(tab + ": the page is " + document.documentElement.scrollWidth + " px wide");
+				for (const e of document.querySelectorAll(".cv-app *")) {
+					if (!visible(e) || e.closest("svg") && e.tagName !== "svg") continue;
+					const r = e.getBoundingClientRect();
+					if (r.right > w + 0.5 || r.left < -0.5) out.push(tab + ": " + describe(e) + " spans " + Math.round(r.left) + ".." + Math.round(r.right));
+					// The YAML editor keeps its long lines whole (the API server's
+					// marks point at a line and a column): it alone scrolls inside.
+					const ox = getComputedStyle(e).overflowX;
+					if ((ox === "auto" || ox === "scroll") && e.scrollWidth > e.clientWidth + 1 && !e.matches("textarea.cv-ed-text")) out.push(tab + ": " + describe(e) + " scrolls sideways (" + e.scrollWidth + " in " + e.clientWidth + ")");
+				}
+				sideways.push(...out.slice(0, 8));
+				const bad = [];
+				for (const table of document.querySelectorAll(".cv-app table")) {
+					if (!visible(table)) continue;
+					tables++;
+					const heads = [...table.querySelectorAll("thead th")].map((th) => th.textContent.trim());
+					for (const tr of table.querySelectorAll("tbody tr")) {
+						if (!visible(tr)) continue;
+						[...tr.children].filter((td) => !td.hasAttribute("colspan")).forEach((td, i) => {
+							if (getComputedStyle(td).display === "table-cell") bad.push(tab + ": " + describe(td) + " is still a table cell");
+							const label = getComputedStyle(td, "::before").content;
+							if (heads[i] && td.textContent.trim() && !label.includes(heads[i])) bad.push(tab + ": " + describe(td) + " is not labelled " + heads[i] + " (" + label + ")");
+							if (heads[i] && getComputedStyle(td).display !== "none" && !td.innerText.trim()) bad.push(tab + ": " + describe(td) + " is a label " + heads[i] + " with nothing after it");
+						});
 					}
-					return out.slice(0, 8);
-				});
-			})()`)
-			assert.Empty(t, bad, "%s at %d px", path, phoneWidth)
-			p.assertNoConsoleErrors(t)
-		}
+				}
+				stacked.push(...bad.slice(0, 5));
+				return [];
+			});
+			return {sideways, tables, stacked};
+		})()`)
+		tables += got.Tables
+		assert.Empty(t, got.Sideways, "%s at %d px", path, phoneWidth)
+		assert.Empty(t, got.Stacked, "%s at %d px: tables stack", path, phoneWidth)
+		p.assertNoConsoleErrors(t)
 	}
+	assert.Positive(t, tables, "some view has a table")
 }
 
 // At 375 px the time bar stays at the top of the screen wherever the page
@@ -134,52 +162,16 @@ func TestUIPhoneTimeBarIsPinnedAndTheTabsAreNear(t *testing.T) {
 	p.assertNoConsoleErrors(t)
 }
 
-// At 375 px every table reflows to stacked rows: each cell is a block of
-// its own, labelled with its column's header.
-func TestUIPhoneTablesStack(t *testing.T) {
-	srv := startServe(t)
-	tables := 0
-	for _, path := range phoneViews {
-		p := openUI(t, srv, path, phoneWidth, phoneHeight, "light")
-		got := evalJS[struct {
-			Tables int      `json:"tables"`
-			Bad    []string `json:"bad"`
-		}](t, p, `(async () => {`+eachTabJS+`
-			let tables = 0;
-			const bad = await forEachTab(async (tab) => {
-				const out = [];
-				for (const table of document.querySelectorAll(".cv-app table")) {
-					if (!visible(table)) continue;
-					tables++;
-					const heads = [...table.querySelectorAll("thead th")].map((th) => th.textContent.trim());
-					for (const tr of table.querySelectorAll("tbody tr")) {
-						if (!visible(tr)) continue;
-						[...tr.children].filter((td) => !td.hasAttribute("colspan")).forEach((td, i) => {
-							if (getComputedStyle(td).display === "table-cell") out.push(tab + ": " + describe(td) + " is still a table cell");
-							const label = getComputedStyle(td, "::before").content;
-							if (heads[i] && td.textContent.trim() && !label.includes(heads[i])) out.push(tab + ": " + describe(td) + " is not labelled " + heads[i] + " (" + label + ")");
-							if (heads[i] && getComputedStyle(td).display !== "none" && !td.innerText.trim()) out.push(tab + ": " + describe(td) + " is a label " + heads[i] + " with nothing after it");
-						});
-					}
-				}
-				return out.slice(0, 5);
-			});
-			return {tables, bad};
-		})()`)
-		tables += got.Tables
-		assert.Empty(t, got.Bad, path)
-		p.assertNoConsoleErrors(t)
-	}
-	assert.Positive(t, tables, "some view has a table")
-}
-
 // The charts' axis labels never overlap, at 1280 and at 375 px, and no line
-// is drawn exactly over another (a series equal to another is offset).
+// is drawn exactly over another (a series equal to another is offset). One
+// page per view: the width changes on the open page (the charts' layout is
+// CSS only, which follows the viewport live).
 func TestUIChartsKeepLabelsApartAndEqualSeriesVisible(t *testing.T) {
 	srv := startServe(t)
-	for _, width := range []int64{1280, phoneWidth} {
-		for _, path := range []string{"/?scenario=rolling-update&t=90", "/?scenario=readiness-gating&t=70", "/?scenario=node-lost&t=380"} {
-			p := openUI(t, srv, path, width, 800, "light")
+	for _, path := range []string{"/?scenario=rolling-update&t=90", "/?scenario=readiness-gating&t=70", "/?scenario=node-lost&t=380"} {
+		p := openUI(t, srv, path, 1280, 800, "light")
+		for _, width := range []int64{1280, phoneWidth} {
+			p.emulate(t, width, 800, "light")
 			got := evalJS[struct {
 				Charts int      `json:"charts"`
 				Bad    []string `json:"bad"`
@@ -210,8 +202,8 @@ func TestUIChartsKeepLabelsApartAndEqualSeriesVisible(t *testing.T) {
 			if width == phoneWidth && strings.Contains(path, "rolling-update") {
 				p.shot(t, "phone-charts", true)
 			}
-			p.assertNoConsoleErrors(t)
 		}
+		p.assertNoConsoleErrors(t)
 	}
 }
 
@@ -392,15 +384,21 @@ func TestUIAxeFindsNoViolations(t *testing.T) {
 		_, err := cdp.Call(ctx, tg, cdppage.SetBypassCSP, cdppage.SetBypassCSPParams{Enabled: true})
 		return err
 	})
+	// One page per state: the width and the theme change on the open page
+	// (the layout is CSS only, which follows the viewport and the scheme
+	// live), and axe's script is injected once.
 	for _, path := range []string{"/?scenario=rolling-update&t=24", "/?scenario=overlapping-selectors&t=45", "/?scenario=orphan-adopt&t=25"} {
+		p := openPageSetup(t, srv.URL+path, bypass)
+		p.waitReady(t)
+		p.waitFor(t, uiReady)
+		// The address's t is reached in slices (docs/js-api.md, open): axe
+		// must see the second it names, not a page still seeking.
+		p.waitFor(t, "converge.time() === converge.startup.t")
+		evalJS[chromedp.Void](t, p, string(src))
 		for _, width := range []int64{1280, phoneWidth} {
 			for _, scheme := range []string{"light", "dark"} {
 				name := fmt.Sprintf("%s %s %dpx", path, scheme, width)
-				p := openPageSetup(t, srv.URL+path, bypass)
 				p.emulate(t, width, 800, scheme)
-				p.waitReady(t)
-				p.waitFor(t, uiReady)
-				evalJS[chromedp.Void](t, p, string(src))
 				got := evalJS[[]axeViolation](t, p, `(async () => {`+eachTabJS+`
 					return forEachTab(async (tab) => {
 						const r = await axe.run(document, {resultTypes: ["violations"]});

@@ -289,9 +289,11 @@ func TestEmbedNoSidewaysScrollAt375Px(t *testing.T) {
 	tests := []struct {
 		name, url, ready string
 	}{
-		{"the app", srv.URL + "/?scenario=rolling-update&t=24", uiReady},
-		{"?embed=1", srv.URL + "/?scenario=rolling-update&t=24&embed=1", uiReady},
-		{"a docs page with elements", docs, drawnJS},
+		// Each waits for its opening seek to land (docs/js-api.md, open):
+		// what is measured is the page at 24s, not one still seeking.
+		{"the app", srv.URL + "/?scenario=rolling-update&t=24", uiReady + " && converge.time() === 24"},
+		{"?embed=1", srv.URL + "/?scenario=rolling-update&t=24&embed=1", uiReady + " && converge.time() === 24"},
+		{"a docs page with elements", docs, drawnJS + ` && [...document.querySelectorAll("converge-sim")][0].simulation?.time() === 24`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

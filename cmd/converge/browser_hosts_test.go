@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -21,8 +22,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// exportedSite writes a site with bin/converge export-site (at brotli
-// quality 1) into a temporary folder.
+// exportedSite is a site written by bin/converge export-site (at brotli
+// quality 1) into a temporary folder. The tests share one export (it
+// compresses the wasm twice): they read the folder, never write it.
 func exportedSite(t testing.TB) string {
 	t.Helper()
 	bin, err := filepath.Abs(binaryPath)
@@ -30,10 +32,34 @@ func exportedSite(t testing.TB) string {
 	if _, err := os.Stat(bin); err != nil {
 		unavailable(t, "%s is missing: run make build", bin)
 	}
-	dir := filepath.Join(t.TempDir(), "site")
-	out, err := exec.Command(bin, "export-site", "--brotli-quality", "1", dir).CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	return dir
+	sharedSite.once.Do(func() {
+		sharedSite.tmp, sharedSite.err = os.MkdirTemp("", "converge-site-")
+		if sharedSite.err != nil {
+			return
+		}
+		dir := filepath.Join(sharedSite.tmp, "site")
+		sharedSite.out, sharedSite.err = exec.Command(bin, "export-site", "--brotli-quality", "1", dir).CombinedOutput()
+		sharedSite.dir = dir
+	})
+	require.NoError(t, sharedSite.err, "%s", sharedSite.out)
+	return sharedSite.dir
+}
+
+// siteExport is exportedSite's one export, removed when the test binary
+// ends (TestMain).
+type siteExport struct {
+	once     sync.Once
+	tmp, dir string
+	out      []byte
+	err      error
+}
+
+var sharedSite = &siteExport{}
+
+func (s *siteExport) remove() {
+	if s.tmp != "" {
+		_ = os.RemoveAll(s.tmp)
+	}
 }
 
 // pythonHost serves dir with `python3 -m http.server` on a free loopback
