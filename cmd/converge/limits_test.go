@@ -61,11 +61,13 @@ func TestValidateAndRunAgree(t *testing.T) {
 	}
 }
 
-// TestProblemOutputIsCapped: one bad anchor aliased 60,000 times is 60,001
+// TestProblemOutputIsCapped: one bad anchor aliased 5,000 times is 5,001
 // problems; every command prints the first 100 and a count of the rest.
+// (The cap does not depend on the count: core/session's tests flood with
+// 60,000, which each of the four commands here took seconds to parse.)
 func TestProblemOutputIsCapped(t *testing.T) {
 	t.Parallel()
-	f := writeFile(t, "flood.yaml", simtest.AliasFloodYAML(60_000))
+	f := writeFile(t, "flood.yaml", simtest.AliasFloodYAML(5_000))
 	for _, cmd := range [][]string{{"validate", f}, {"run", f}, {"share", f}, {"kubectl", "--scenario", f, "get", "pods"}} {
 		code, out, errOut := runCLI(t, cmd...)
 		assert.Equal(t, exitBadInput, code, "%v", cmd)
@@ -73,6 +75,6 @@ func TestProblemOutputIsCapped(t *testing.T) {
 		lines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
 		require.Equal(t, 101, len(lines), "%v", cmd)
 		assert.Equal(t, f+":16:18: cannot decode a mapping into spec.template.spec.containers[0].args[0] (a string)", lines[0], "%v", cmd)
-		assert.Equal(t, "... and 59,901 more problems", lines[100], "%v", cmd)
+		assert.Equal(t, "... and 4,901 more problems", lines[100], "%v", cmd)
 	}
 }
