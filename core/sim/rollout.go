@@ -6,6 +6,7 @@ import (
 	"converge/core/api"
 	"converge/core/controller/deployment"
 	"converge/core/kubectl"
+	"converge/core/store"
 )
 
 // RolloutSample is what a Deployment that is not complete waits for at a
@@ -73,6 +74,34 @@ type rsRef struct {
 	minReady int32
 }
 
+// podTally is what the pass over the pods adds to one Deployment's sample:
+// its pods, those created in the second, and, while it rolls out (rolling),
+// where the new ReplicaSet's pods are and how many old ones there are.
+type podTally struct {
+	rolling                                     bool
+	pods, created                               int32
+	pending, creating, notReady, ready, oldPods int32
+	stuck                                       string
+}
+
+// tallies remembers the last pass over the pods of a state's store: while
+// no pod, ReplicaSet or Deployment changed and no ready pod has reached
+// minReadySeconds since, the next second's pass would count the same, but
+// for the pods created in that second (none: a create changes the pods).
+type tallies struct {
+	store                  *store.Identity
+	pods, rss, deployments store.Changes
+	at, until              time.Time
+	tally                  []podTally
+}
+
+// valid reports whether the pass remembered holds at now for s.
+func (m *tallies) valid(s *store.Store, now time.Time) bool {
+	return m != nil && m.store == s.Identity() && m.pods == s.Changes(api.KindPod) &&
+		m.rss == s.Changes(api.KindReplicaSet) && m.deployments == s.Changes(api.KindDeployment) &&
+		(m.until.IsZero() || now.Before(m.until))
+}
+
 // deploymentSamples records every Deployment of st at its second; prev
 // are the samples of the second before, to reuse a template's hash while
 // the Deployment's generation stays.
@@ -89,6 +118,10 @@ func deploymentSamples(st *state, prev []DeploymentSample) []DeploymentSample {
 		if r.Controller == deployment.Component && r.Rollout != nil {
 			blocking[r.Object] = r.Rollout.Blocking
 		}
+	}
+	memo := st.tallies
+	if !memo.valid(st.store, now) {
+		memo = nil
 	}
 	for i, d := range deps {
 		ds := DeploymentSample{Name: d.Name, Desired: api.Deref(d.Spec.Replicas, 1), Updated: d.Status.UpdatedReplicas,
@@ -108,12 +141,31 @@ func deploymentSamples(st *state, prev []DeploymentSample) []DeploymentSample {
 			newRS = deployment.FindNewReplicaSet(d, rss)
 			ds.Rollout = rolloutSample(d, newRS, now, blocking["deployment/"+d.Name])
 		}
-		for _, rs := range rss {
-			byRS[rs.UID] = rsRef{dep: i, isNew: newRS != nil && rs.UID == newRS.UID, minReady: rs.Spec.MinReadySeconds}
+		if memo == nil {
+			for _, rs := range rss {
+				byRS[rs.UID] = rsRef{dep: i, isNew: newRS != nil && rs.UID == newRS.UID, minReady: rs.Spec.MinReadySeconds}
+			}
 		}
 		out[i] = ds
 	}
-	st.store.EachPod(func(p *api.Pod) bool {
+	if memo == nil {
+		memo = tallyPods(st.store, out, byRS, now)
+		st.tallies = memo
+	}
+	for i := range out {
+		memo.tally[i].addTo(&out[i], now.Equal(memo.at))
+	}
+	return out
+}
+
+// tallyPods is the pass over the pods of deploymentSamples.
+func tallyPods(s *store.Store, out []DeploymentSample, byRS map[string]rsRef, now time.Time) *tallies {
+	m := &tallies{store: s.Identity(), pods: s.Changes(api.KindPod), rss: s.Changes(api.KindReplicaSet),
+		deployments: s.Changes(api.KindDeployment), at: now, tally: make([]podTally, len(out))}
+	for i := range out {
+		m.tally[i].rolling = out[i].Rollout != nil
+	}
+	s.EachPod(func(p *api.Pod) bool {
 		ref := api.GetControllerOf(&p.ObjectMeta)
 		if ref == nil {
 			return true
@@ -122,21 +174,42 @@ func deploymentSamples(st *state, prev []DeploymentSample) []DeploymentSample {
 		if !ok {
 			return true
 		}
-		ds := &out[r.dep]
-		ds.Pods++
+		t := &m.tally[r.dep]
+		t.pods++
 		if p.CreationTimestamp.Time.Equal(now) {
-			ds.Created++
+			t.created++
 		}
-		if ro := ds.Rollout; ro != nil {
+		if t.rolling {
 			if r.isNew {
-				countNewPod(ro, p, now, r.minReady)
+				m.until = earliest(m.until, t.countNewPod(p, now, r.minReady))
 			} else {
-				ro.OldPods++
+				t.oldPods++
 			}
 		}
 		return true
 	})
-	return out
+	return m
+}
+
+// addTo adds the tally to its Deployment's sample; sameSecond says it was
+// counted in the sample's second (else no pod of it was created then).
+func (t *podTally) addTo(ds *DeploymentSample, sameSecond bool) {
+	ds.Pods = t.pods
+	if sameSecond {
+		ds.Created = t.created
+	}
+	if ro := ds.Rollout; ro != nil {
+		ro.Pending, ro.Creating, ro.NotReady, ro.Ready, ro.OldPods, ro.Stuck =
+			t.pending, t.creating, t.notReady, t.ready, t.oldPods, t.stuck
+	}
+}
+
+// earliest is the earlier of two times, the zero time being none.
+func earliest(a, b time.Time) time.Time {
+	if a.IsZero() || (!b.IsZero() && b.Before(a)) {
+		return b
+	}
+	return a
 }
 
 // templateHash is the pod-template-hash of d's template, taken from prev
@@ -171,25 +244,27 @@ func rolloutSample(d *api.Deployment, newRS *api.ReplicaSet, now time.Time, bloc
 }
 
 // countNewPod adds a pod of the new ReplicaSet to where it is in its start.
-func countNewPod(ro *RolloutSample, p *api.Pod, now time.Time, minReady int32) {
+// It returns when the pod becomes available, when it is Ready but not yet
+// for minReadySeconds (zero otherwise).
+func (t *podTally) countNewPod(p *api.Pod, now time.Time, minReady int32) time.Time {
 	if p.DeletionTimestamp != nil || p.Status.Phase == api.PodFailed || p.Status.Phase == api.PodSucceeded {
-		return
+		return time.Time{}
 	}
 	if c := api.GetPodCondition(&p.Status, api.PodScheduled); c != nil && c.Status == api.ConditionFalse {
-		ro.Pending++
-		if ro.Stuck == "" {
-			ro.Stuck = c.Reason
+		t.pending++
+		if t.stuck == "" {
+			t.stuck = c.Reason
 		}
-		return
+		return time.Time{}
 	}
 	if p.Spec.NodeName == "" {
-		ro.Pending++
-		return
+		t.pending++
+		return time.Time{}
 	}
 	running := false
 	for _, cs := range p.Status.ContainerStatuses {
-		if w := cs.State.Waiting; w != nil && stuckWaiting[w.Reason] && ro.Stuck == "" {
-			ro.Stuck = w.Reason
+		if w := cs.State.Waiting; w != nil && stuckWaiting[w.Reason] && t.stuck == "" {
+			t.stuck = w.Reason
 		}
 		if cs.State.Running != nil || cs.RestartCount > 0 {
 			running = true
@@ -199,11 +274,15 @@ func countNewPod(ro *RolloutSample, p *api.Pod, now time.Time, minReady int32) {
 	switch {
 	case ready != nil && ready.Status == api.ConditionTrue:
 		if !api.IsAvailable(ready, minReady, now) {
-			ro.Ready++
+			t.ready++
+			if !ready.LastTransitionTime.IsZero() {
+				return ready.LastTransitionTime.Add(time.Duration(minReady) * time.Second)
+			}
 		}
 	case running:
-		ro.NotReady++
+		t.notReady++
 	default:
-		ro.Creating++
+		t.creating++
 	}
+	return time.Time{}
 }

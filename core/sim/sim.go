@@ -107,6 +107,9 @@ type state struct {
 	// has printed so far, by step index.
 	waits    []*waiting
 	progress map[int]StepResult
+	// tallies is the last pass over the pods of the samples (rollout.go);
+	// never cloned.
+	tallies *tallies
 }
 
 // gitops is the state's GitOps reconciler, or nil.

@@ -32,6 +32,22 @@ type podGC struct {
 	ran   bool
 	last  time.Time
 	queue []quarantined // sorted by node name
+	// none is the store as the last pass found it, when that pass found no
+	// pod on a missing node and left the queue empty; nil otherwise.
+	none *orphanFree
+}
+
+// orphanFree is what decides the orphan pass: which nodes and pods exist
+// (Membership) and which node each pod is bound to (the pods' metadata and
+// spec). While they stay, a pass that found nothing finds nothing again.
+type orphanFree struct {
+	store      *store.Identity
+	membership int64
+	podMeta    int64
+}
+
+func orphanFreeOf(s *store.Store) orphanFree {
+	return orphanFree{store: s.Identity(), membership: s.Membership(), podMeta: s.Changes(api.KindPod).Meta}
 }
 
 type quarantined struct {
@@ -61,6 +77,10 @@ func (g *podGC) gcOrphaned(ctx *controller.Context) {
 	s := ctx.Store
 	now := ctx.Now()
 	g.ran, g.last = true, now
+	if g.none != nil && len(g.queue) == 0 && *g.none == orphanFreeOf(s) {
+		return
+	}
+	g.none = nil
 	nodes := map[string]bool{}
 	for _, n := range s.Nodes() {
 		nodes[n.Name] = true
@@ -97,6 +117,10 @@ func (g *podGC) gcOrphaned(ctx *controller.Context) {
 		if deleted[p.Spec.NodeName] {
 			deleteOrphanedPod(ctx, p)
 		}
+	}
+	if len(orphans) == 0 && len(g.queue) == 0 {
+		none := orphanFreeOf(s)
+		g.none = &none
 	}
 }
 

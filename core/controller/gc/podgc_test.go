@@ -131,3 +131,55 @@ func TestOrphanedPodsWaitOutTheQuarantine(t *testing.T) {
 	assert.False(t, s.Exists(goes.UID))
 	assert.Equal(t, []quarantined{{node: "node-2", ready: api.Epoch.Add(60 * time.Second)}}, clone.pods.queue)
 }
+
+// TestOrphanPassSkippedOnlyWhileNothingItReadsChanged: a pass that found
+// no pod on a missing node is skipped while the nodes and the pods'
+// bindings stay; a pod bound to a node that is gone, or a node deleted,
+// makes the next pass look again.
+func TestOrphanPassSkippedOnlyWhileNothingItReadsChanged(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		change  func(t *testing.T, s *store.Store)
+		skipped bool
+	}{
+		{name: "nothing changed", change: func(*testing.T, *store.Store) {}, skipped: true},
+		{name: "a pod's status changed", change: func(t *testing.T, s *store.Store) {
+			x := *simtest.GetPod(t, s, "pending")
+			x.ResourceVersion = ""
+			x.Status.Phase = api.PodFailed
+			_, err := s.UpdateStatus(&x)
+			require.NoError(t, err)
+		}, skipped: true},
+		{name: "a pod bound to a node that does not exist", change: func(t *testing.T, s *store.Store) {
+			_, err := s.Bind(api.NamespaceDefault, "pending", "gone")
+			require.NoError(t, err)
+		}},
+		{name: "a node deleted", change: func(t *testing.T, s *store.Store) {
+			require.NoError(t, s.Delete(api.KindNode, "", "node-1", store.DeleteOptions{}))
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := simtest.NewStore()
+			simtest.MustCreate(t, s, simtest.NewNode("node-1", "4", "8Gi", 110))
+			simtest.MustCreate(t, s, simtest.NewPod("bound", simtest.WithPodNode("node-1"), simtest.WithPodPhase(api.PodRunning)))
+			simtest.MustCreate(t, s, simtest.NewPod("pending"))
+			c := New()
+			simtest.Sync(s, c)
+			require.NotNil(t, c.pods.none, "the first pass found nothing")
+			tc.change(t, s)
+			simtest.Advance(s, GCCheckPeriod)
+			got := actions(t, simtest.Sync(s, c))
+			if tc.skipped {
+				assert.Empty(t, got)
+				assert.NotNil(t, c.pods.none)
+				return
+			}
+			require.Len(t, got, 1)
+			assert.Contains(t, got[0], "is gone: its pods (1) are deleted once it has been missing for 40s")
+			assert.Nil(t, c.pods.none)
+		})
+	}
+}

@@ -31,6 +31,9 @@ type rsState struct {
 	// any of them changed.
 	track   bool
 	watched workqueue.Watched
+	// until is the first second a pod counted ready but not available
+	// becomes available (zero: none), when the counts change by themselves.
+	until time.Time
 }
 
 // labelMemo remembers, within one sync, the selector and template checks of
@@ -162,6 +165,8 @@ func (st *rsState) count(p *api.Pod, full bool, now time.Time) {
 		st.counts.ready++
 		if api.IsAvailable(c, st.rs.Spec.MinReadySeconds, now) {
 			st.counts.available++
+		} else {
+			st.until = earliest(st.until, st.availableAt(c, now))
 		}
 	}
 }

@@ -30,6 +30,8 @@ const (
 // core/controller/workqueue).
 type Controller struct {
 	queue *workqueue.Queue
+	// quiet is the last Sync when it wrote nothing (memo.go); nil otherwise.
+	quiet *quietPass
 }
 
 var _ controller.Controller = (*Controller)(nil)
@@ -53,12 +55,22 @@ func (c *Controller) Clone() controller.Controller { return &Controller{queue: c
 // the work queue's back-off, and synced again when that expires or when it
 // or one of its pods changes.
 func (c *Controller) Sync(ctx *controller.Context) {
+	now := ctx.Now()
+	if c.queue.Len() == 0 && c.quiet.replay(ctx, now) {
+		return
+	}
+	c.quiet = nil
+	before := marks(ctx.Store)
 	rss := ctx.Store.ReplicaSets()
 	if len(rss) == 0 {
 		c.queue.Prune(func(string) bool { return false })
 		return
 	}
-	now := ctx.Now()
+	var records []controller.SyncRecord
+	record := func(r controller.SyncRecord) {
+		records = append(records, r)
+		ctx.Record(r)
+	}
 	states := make([]rsState, len(rss))
 	for i, rs := range rss {
 		states[i].init(rs)
@@ -69,7 +81,7 @@ func (c *Controller) Sync(ctx *controller.Context) {
 		st := &states[i]
 		key := keyOf(st.rs)
 		if st.track && !c.queue.Due(key, now, st.watched) {
-			ctx.Record(c.queue.Waiting(key, now))
+			record(c.queue.Waiting(key, now))
 			continue
 		}
 		rec, err := syncReplicaSet(ctx, states, i, orphans)
@@ -79,7 +91,7 @@ func (c *Controller) Sync(ctx *controller.Context) {
 		case st.track:
 			c.queue.Forget(key)
 		}
-		ctx.Record(rec)
+		record(rec)
 	}
 	if c.queue.Len() > 0 {
 		c.queue.Prune(func(key string) bool {
@@ -87,6 +99,13 @@ func (c *Controller) Sync(ctx *controller.Context) {
 			_, err := ctx.Store.GetReplicaSet(ns, name)
 			return err == nil
 		})
+	}
+	if after := marks(ctx.Store); c.queue.Len() == 0 && after.pods == before.pods && after.rss == before.rss {
+		for i := range states {
+			before.until = earliest(before.until, states[i].until)
+		}
+		before.records = records
+		c.quiet = &before
 	}
 }
 
