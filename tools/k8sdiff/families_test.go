@@ -80,3 +80,16 @@ func (rep *report) hardRunJobs(seed uint64) []func(*testing.T) {
 	}
 	return jobs
 }
+
+// templateJobs are the template family's single-sync cases
+// (gen_template.go): K8SDIFF_TEMPLATE_CASES (2000 by default).
+func (rep *report) templateJobs(seed uint64) []func(*testing.T) {
+	var jobs []func(*testing.T)
+	for i := range setting("K8SDIFF_TEMPLATE_CASES", 2000) {
+		jobs = append(jobs, func(t *testing.T) {
+			g := newGen(seed^0x74656d706c, uint64(i)) // "templ"
+			rep.single(t, "template", g.templateCase(fmt.Sprintf("seed%d-template%d", seed, i)))
+		})
+	}
+	return jobs
+}

@@ -71,7 +71,7 @@ func TestK8sDiff(t *testing.T) {
 			rep.multi(t, g, g.multiStart(fmt.Sprintf("seed%d-run%d", seed, i)))
 		})
 	}
-	jobs = append(jobs, rep.hardRunJobs(seed)...) // families_test.go
+	jobs = append(append(jobs, rep.templateJobs(seed)...), rep.hardRunJobs(seed)...) // families_test.go
 
 	next := make(chan func(*testing.T))
 	go func() {
