@@ -66,6 +66,13 @@ type PodMetrics struct {
 	CPU, Memory int64
 }
 
+// NodeMetrics is metrics.k8s.io/v1beta1 NodeMetrics: a node's usage over
+// the window ending at the last scrape, in milli-units as PodMetrics.
+type NodeMetrics struct {
+	Name        string
+	CPU, Memory int64
+}
+
 // Now returns the simulated time.
 func (c *Context) Now() time.Time { return c.Store.Clock().Now() }
 

@@ -50,6 +50,8 @@ type Deployment struct {
 	Name     string `json:"name"`
 	Replicas int32  `json:"replicas"`
 	Image    string `json:"image"`
+	// Template is the rest of the pod template (nil: none of it).
+	Template *Template `json:"template,omitempty"`
 	// Strategy is RollingUpdate or Recreate; the rolling parameters are
 	// taken as written (nil ones get the apps/v1 defaults).
 	Strategy                string           `json:"strategy"`
@@ -94,12 +96,14 @@ type Condition struct {
 // template labels app=<deployment>, pod-template-hash=<Hash>, template
 // image Image.
 type ReplicaSet struct {
-	Name            string `json:"name"`
-	Hash            string `json:"hash"`
-	Image           string `json:"image"`
-	Replicas        int32  `json:"replicas"`
-	MinReadySeconds int32  `json:"minReadySeconds,omitempty"`
-	Created         int64  `json:"created"`
+	Name  string `json:"name"`
+	Hash  string `json:"hash"`
+	Image string `json:"image"`
+	// Template is the rest of the pod template (nil: none of it).
+	Template        *Template `json:"template,omitempty"`
+	Replicas        int32     `json:"replicas"`
+	MinReadySeconds int32     `json:"minReadySeconds,omitempty"`
+	Created         int64     `json:"created"`
 	// Orphan: no controller reference (the Deployment may adopt it).
 	Orphan bool `json:"orphan,omitempty"`
 	// Unmatched: its labels no longer match the Deployment's selector

@@ -38,6 +38,7 @@ func dumpDeployment(d *api.Deployment, now time.Time) *Deployment {
 	if cs := d.Spec.Template.Spec.Containers; len(cs) > 0 {
 		out.Image = cs[0].Image
 	}
+	out.Template = TemplateOf(&d.Spec.Template)
 	if ru := d.Spec.Strategy.RollingUpdate; ru != nil {
 		out.MaxSurge, out.MaxUnavailable = copyIntOrString(ru.MaxSurge), copyIntOrString(ru.MaxUnavailable)
 	}
@@ -61,6 +62,7 @@ func dumpReplicaSet(rs *api.ReplicaSet, deployment string, now time.Time) Replic
 	if cs := rs.Spec.Template.Spec.Containers; len(cs) > 0 {
 		out.Image = cs[0].Image
 	}
+	out.Template = TemplateOf(&rs.Spec.Template)
 	st := &rs.Status
 	out.Status = ReplicaSetStatus{Replicas: st.Replicas, FullyLabeledReplicas: st.FullyLabeledReplicas,
 		ReadyReplicas: st.ReadyReplicas, AvailableReplicas: st.AvailableReplicas,

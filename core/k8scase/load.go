@@ -106,6 +106,9 @@ func (l *Loaded) createDeployment(c *Case) (*api.Deployment, error) {
 	cd := c.Deployment
 	l.Clock.Set(At(Base, cd.Created))
 	d := DeploymentObject(cd)
+	if err := applyTemplate(cd.Template, &d.Spec.Template); err != nil {
+		return nil, fmt.Errorf("case %q: deployment template: %v", c.Name, err)
+	}
 	gen := max(cd.Generation, 1)
 	if gen > 1 {
 		d.Annotations = withEntry(d.Annotations, bumpAnnotation, "0")
@@ -178,6 +181,9 @@ func (l *Loaded) createReplicaSet(c *Case, crs *ReplicaSet, d *api.Deployment) (
 	rs.Spec.Selector = &api.LabelSelector{MatchLabels: c.RSLabels(crs.Hash)}
 	rs.Spec.Template.Labels = c.RSLabels(crs.Hash)
 	rs.Spec.Template.Spec.Containers = []api.Container{{Name: "app", Image: crs.Image}}
+	if err := applyTemplate(crs.Template, &rs.Spec.Template); err != nil {
+		return nil, fmt.Errorf("case %q: replica set %s: %v", c.Name, crs.Name, err)
+	}
 	rs.Status = api.ReplicaSetStatus{
 		Replicas:             crs.Status.Replicas,
 		FullyLabeledReplicas: crs.Status.FullyLabeledReplicas,

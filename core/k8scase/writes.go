@@ -226,8 +226,8 @@ func replicaSetWrites(before, after *ReplicaSet, n *normalizer) []Write {
 		for _, k := range slices.Sorted(maps.Keys(after.Annotations)) {
 			annotations = append(annotations, k+"="+strconv.Quote(n.text(after.Annotations[k])))
 		}
-		v := fmt.Sprintf("replicas=%d image=%s minReadySeconds=%d owned=%t annotations={%s}",
-			after.Replicas, after.Image, after.MinReadySeconds, !after.Orphan, strings.Join(annotations, ", "))
+		v := fmt.Sprintf("replicas=%d image=%s minReadySeconds=%d owned=%t annotations={%s} template=%s",
+			after.Replicas, after.Image, after.MinReadySeconds, !after.Orphan, strings.Join(annotations, ", "), after.Template)
 		ch.ws = append(ch.ws, Write{Object: ch.object, Field: "created", Value: v})
 		before = &ReplicaSet{Name: after.Name, Status: ReplicaSetStatus{}}
 		before.Status = after.Status // a create's status is not a status write

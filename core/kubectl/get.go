@@ -184,6 +184,9 @@ func (x *execCtx) targetsFromArgsOrFiles(args []string) ([]target, bool, error) 
 	if err != nil {
 		return nil, false, err
 	}
+	if err := x.refuseNamespaces(ts); err != nil {
+		return nil, false, err
+	}
 	named := false
 	for _, t := range ts {
 		if t.name != "" {

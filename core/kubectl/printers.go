@@ -46,6 +46,7 @@ var tableColumns = map[string][]column{
 	api.KindConfigMap:               cols("NAME", "DATA", "AGE"),
 	api.KindHorizontalPodAutoscaler: cols("NAME", "REFERENCE", "TARGETS", "MINPODS", "MAXPODS", "REPLICAS", "AGE"),
 	api.KindResourceQuota:           cols("NAME", "REQUEST", "LIMIT", "AGE"),
+	"Namespace":                     cols("NAME", "STATUS", "AGE"),
 	api.KindPodDisruptionBudget:     cols("NAME", "MIN AVAILABLE", "MAX UNAVAILABLE", "ALLOWED DISRUPTIONS", "AGE"),
 	api.KindEvent: append(append(cols("LAST SEEN", "TYPE", "REASON", "OBJECT"), wideCols("SUBOBJECT", "SOURCE")...),
 		append(cols("MESSAGE"), wideCols("FIRST SEEN", "COUNT", "NAME")...)...),
@@ -83,6 +84,8 @@ func tableRow(obj api.Object, now api.Time) []string {
 			since(now, o.CreationTimestamp), labels.FormatLabels(o.Spec.Selector)}
 	case *api.Endpoints:
 		return []string{o.Name, formatEndpoints(o), since(now, o.CreationTimestamp)}
+	case *namespace:
+		return []string{o.Name, o.Status.Phase, since(now, o.CreationTimestamp)}
 	case *api.ConfigMap:
 		return []string{o.Name, strconv.Itoa(len(o.Data) + len(o.BinaryData)), since(now, o.CreationTimestamp)}
 	case *api.HorizontalPodAutoscaler:

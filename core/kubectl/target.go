@@ -87,6 +87,9 @@ func parseTargets(args []string) ([]target, error) {
 }
 
 func resolveType(s string) (*resourceType, error) {
+	if isNamespaceType(s) {
+		return namespaceType, nil
+	}
 	rt, ok := api.LookupResource(s)
 	if !ok {
 		return nil, &plainError{msg: fmt.Sprintf(msgNoResourceType, s)}
@@ -149,6 +152,19 @@ func (x *execCtx) visit(targets []target, sel labels.Selector, allNamespaces boo
 	var infos []info
 	var errs []error
 	for _, t := range targets {
+		if t.rt == namespaceType {
+			if t.name == "" {
+				infos = append(infos, x.listNamespaces(sel)...)
+				continue
+			}
+			o, err := x.getNamespace(t.name)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			infos = append(infos, info{rt: t.rt, obj: o})
+			continue
+		}
 		if t.name != "" {
 			o, err := x.st.Get(t.rt.Kind, x.nsFor(t.rt), t.name)
 			if err != nil {

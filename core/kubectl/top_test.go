@@ -50,7 +50,66 @@ func TestTopPod(t *testing.T) {
 		{"no metrics API", nil, "top pods", "", "error: Metrics API not available"},
 		{"no samples yet", fakeMetrics{}, "top pods", "", "error: metrics not available yet"},
 		{"bad sort", samples, "top pods --sort-by=name", "", "error: --sort-by accepts only cpu or memory"},
-		{"nodes", samples, "top nodes", "", "error: " + msgTopNodeNotSimulated},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			f := newFixture(t)
+			f.env.Metrics = tc.metrics
+			r := f.run(tc.line)
+			assert.Equal(t, tc.out, r.Output, tc.line)
+			assert.Equal(t, tc.err, r.Error, tc.line)
+		})
+	}
+}
+
+// fakeNodeMetrics is a metrics API that has node metrics too.
+type fakeNodeMetrics struct {
+	fakeMetrics
+	nodes []controller.NodeMetrics
+}
+
+func (f fakeNodeMetrics) NodeMetrics() []controller.NodeMetrics { return f.nodes }
+
+// TestTopNode is kubectl's top_node_test.go on the fixture's nodes
+// (node-1 and node-2: 4 cpus, 8Gi allocatable): every node, one by name,
+// by label selector, sorted by cpu and by memory; a node without metrics
+// prints <unknown>; and kubectl's errors.
+func TestTopNode(t *testing.T) {
+	t.Parallel()
+	const gi = 1000 * 1024 * 1024 * 1024 // milli-bytes in a gibibyte
+	two := fakeNodeMetrics{nodes: []controller.NodeMetrics{
+		{Name: "node-1", CPU: 1200, Memory: 2 * gi},
+		{Name: "node-2", CPU: 250, Memory: 3 * gi},
+	}}
+	one := fakeNodeMetrics{nodes: two.nodes[1:]}
+	tests := []struct {
+		name    string
+		metrics controller.MetricsAPI
+		line    string
+		out     string
+		err     string
+	}{
+		{"all metrics", two, "top node",
+			"NAME     CPU(cores)   CPU(%)   MEMORY(bytes)   MEMORY(%)   \n" +
+				"node-1   1200m        30%      2048Mi          25%         \n" +
+				"node-2   250m         6%       3072Mi          37%         ", ""},
+		{"with name", two, "top nodes node-2",
+			"NAME     CPU(cores)   CPU(%)   MEMORY(bytes)   MEMORY(%)   \nnode-2   250m         6%       3072Mi          37%         ", ""},
+		{"with label selector", two, "top no -l kubernetes.io/hostname=node-1 --no-headers",
+			"node-1   1200m   30%   2048Mi   25%   ", ""},
+		{"sort by cpu", two, "top node --sort-by=cpu --no-headers",
+			"node-1   1200m   30%   2048Mi   25%   \nnode-2   250m    6%    3072Mi   37%   ", ""},
+		{"sort by memory", two, "top node --sort-by=memory --no-headers",
+			"node-2   250m    6%    3072Mi   37%   \nnode-1   1200m   30%   2048Mi   25%   ", ""},
+		{"a node without metrics", one, "top node --no-headers",
+			"node-2   250m        6%          3072Mi      37%         \nnode-1   <unknown>   <unknown>   <unknown>   <unknown>   ", ""},
+		{"a named node without metrics", one, "top node node-1", "",
+			`Error from server (NotFound): nodemetrics.metrics.k8s.io "node-1" not found`},
+		{"no metrics yet", fakeNodeMetrics{}, "top node", "", "error: metrics not available yet"},
+		{"no metrics API", nil, "top node", "", "error: Metrics API not available"},
+		{"name and selector", two, "top node node-1 -l a=b", "", "error: only one of NAME or --selector can be provided"},
+		{"bad sort", two, "top node --sort-by=name", "", "error: --sort-by accepts only cpu or memory"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

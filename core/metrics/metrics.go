@@ -55,6 +55,10 @@ type Server struct {
 	// the labels of those pods (for selectors).
 	last   []sample
 	lastAt time.Time
+	// nodes is the last scrape's node metrics, by name; nodeAcc the usage
+	// of the current window by node.
+	nodes   []controller.NodeMetrics
+	nodeAcc map[string]Load
 }
 
 type window struct {
@@ -80,7 +84,11 @@ func (s *Server) Name() string { return Component }
 
 // Clone implements controller.Controller.
 func (s *Server) Clone() controller.Controller {
-	out := &Server{loads: make(map[string]Load, len(s.loads)), acc: make(map[string]*window, len(s.acc)), last: s.last, lastAt: s.lastAt}
+	out := &Server{loads: make(map[string]Load, len(s.loads)), acc: make(map[string]*window, len(s.acc)), last: s.last, lastAt: s.lastAt,
+		nodes: s.nodes, nodeAcc: make(map[string]Load, len(s.nodeAcc))}
+	for k, v := range s.nodeAcc {
+		out.nodeAcc[k] = v
+	}
 	for k, v := range s.loads {
 		out.loads[k] = v
 	}
@@ -126,6 +134,12 @@ func (s *Server) PodMetrics(namespace string, sel labels.Selector) []controller.
 	return out
 }
 
+// NodeMetrics returns the last scrape's metrics of the nodes that were
+// Ready, sorted by name: the usage of the pods that ran on each, averaged
+// over the window (metrics-server reads a node's own cgroup, which also
+// holds the kubelet and the system daemons; the model has only pods).
+func (s *Server) NodeMetrics() []controller.NodeMetrics { return s.nodes }
+
 // Serving reports whether the metrics API serves: the scenario has the
 // metrics model (a load set, or a scrape made for an HPA).
 func (s *Server) Serving() bool { return len(s.loads) > 0 || !s.lastAt.IsZero() }
@@ -154,6 +168,13 @@ func (s *Server) Sync(ctx *controller.Context) {
 		if sh, ok := shares[p.UID]; ok {
 			w.cpu += sh.CPU
 			w.memory += sh.Memory
+			if s.nodeAcc == nil {
+				s.nodeAcc = map[string]Load{}
+			}
+			n := s.nodeAcc[p.Spec.NodeName]
+			n.CPU += sh.CPU
+			n.Memory += sh.Memory
+			s.nodeAcc[p.Spec.NodeName] = n
 		}
 		next[p.UID] = w
 		return true
@@ -185,6 +206,14 @@ func (s *Server) Sync(ctx *controller.Context) {
 		return last[i].m.Name < last[j].m.Name
 	})
 	s.last, s.lastAt = last, now
+	s.nodes = s.nodes[:0:0]
+	for _, n := range ctx.Store.Nodes() {
+		if api.IsNodeReady(n) {
+			u := s.nodeAcc[n.Name]
+			s.nodes = append(s.nodes, controller.NodeMetrics{Name: n.Name, CPU: u.CPU / res, Memory: u.Memory / res})
+		}
+	}
+	s.nodeAcc = nil
 	s.record(ctx, shares, 0)
 }
 

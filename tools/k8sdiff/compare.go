@@ -72,23 +72,38 @@ func (r *Result) Lines() []string {
 // simplifications. It must run in a synctest bubble (see runKube). It also
 // returns Converge's outcome, from which a multi-sync run goes on.
 func compare(c *k8scase.Case) (*Result, *k8scase.Outcome, error) {
+	cConv, cKube, hConv, hKube := c, c, "", ""
+	if usesCollide(c) { // collide.go
+		var err error
+		if hConv, hKube, err = collideHashes(c); err != nil {
+			return nil, nil, err
+		}
+		cConv, cKube = resolveCollide(c, hConv), resolveCollide(c, hKube)
+	}
 	uids := map[string]string{}
 	var conv *k8scase.Outcome
-	l, err := k8scase.Load(c)
+	l, err := k8scase.Load(cConv)
 	if err == nil {
 		uids = l.UIDs
-		conv, err = l.Sync(c)
+		if hConv != "" {
+			uids = map[string]string{}
+			for k, v := range l.UIDs {
+				uids[strings.ReplaceAll(k, hConv, hKube)] = v
+			}
+		}
+		conv, err = l.Sync(cConv)
 	} else {
-		conv, err = k8scase.Run(c) // a refused Deployment is an outcome; anything else a broken case
+		conv, err = k8scase.Run(cConv) // a refused Deployment is an outcome; anything else a broken case
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("converge: %w", err)
 	}
-	kube, err := runKube(c, uids)
+	kube, err := runKube(cKube, uids)
 	if err != nil {
 		return nil, nil, fmt.Errorf("kubernetes: %w", err)
 	}
-	r := &Result{Kube: k8scase.Writes(c, kube), Converge: k8scase.Writes(c, conv)}
+	r := &Result{Kube: unresolve(k8scase.Writes(cKube, kube), hKube), Converge: unresolve(k8scase.Writes(cConv, conv), hConv)}
+	r.sort()
 	for _, s := range known {
 		if !r.Equal() && s.apply(c, r) {
 			r.Known = append(r.Known, s.name)

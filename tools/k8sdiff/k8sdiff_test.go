@@ -71,6 +71,7 @@ func TestK8sDiff(t *testing.T) {
 			rep.multi(t, g, g.multiStart(fmt.Sprintf("seed%d-run%d", seed, i)))
 		})
 	}
+	jobs = append(append(jobs, rep.templateJobs(seed)...), rep.hardRunJobs(seed)...) // families_test.go
 
 	next := make(chan func(*testing.T))
 	go func() {
@@ -112,6 +113,8 @@ type report struct {
 	order   []string
 	runs    struct{ runs, equal, complete, syncs int }
 	known   map[string]int
+	// families are the other families of runs (families_test.go).
+	families map[string]*runTally
 	// kinds maps a kind of difference to the smallest case showing it.
 	kinds   map[string]*example
 	elapsed time.Duration
@@ -213,7 +216,8 @@ func (rep *report) shrinkAll() {
 }
 
 func (rep *report) total() int {
-	n := rep.runs.runs
+	n, _ := rep.familyTotals()
+	n += rep.runs.runs
 	for _, tl := range rep.tallies {
 		n += tl.cases
 	}
@@ -221,7 +225,8 @@ func (rep *report) total() int {
 }
 
 func (rep *report) differing() int {
-	n := rep.runs.runs - rep.runs.equal
+	_, n := rep.familyTotals()
+	n += rep.runs.runs - rep.runs.equal
 	for _, tl := range rep.tallies {
 		n += tl.cases - tl.equal
 	}
@@ -237,6 +242,7 @@ func (rep *report) print(w io.Writer) {
 	}
 	r := rep.runs
 	fmt.Fprintf(w, "  %-34s %6d runs,  %6d equal (%d syncs; %d rollouts completed)\n", "multi-sync rollouts:", r.runs, r.equal, r.syncs, r.complete)
+	rep.printFamilies(w)
 	fmt.Fprintf(w, "  total: %d, equal: %d, differing: %d (%.1fs)\n", rep.total(), rep.total()-rep.differing(), rep.differing(), rep.elapsed.Seconds())
 	if len(rep.known) > 0 {
 		fmt.Fprintf(w, "known simplifications applied (docs/fidelity.md):\n")

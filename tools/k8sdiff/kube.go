@@ -155,6 +155,7 @@ func (k *kube) deployment() *apps.Deployment {
 	if cd.MaxSurge != nil || cd.MaxUnavailable != nil {
 		d.Spec.Strategy.RollingUpdate = &apps.RollingUpdateDeployment{MaxSurge: intOrString(cd.MaxSurge), MaxUnavailable: intOrString(cd.MaxUnavailable)}
 	}
+	applyTemplate(cd.Template, &d.Spec.Template) // kube_template.go
 	appsv1defaults.SetObjectDefaults_Deployment(d)
 	st := &cd.Status
 	d.Status = apps.DeploymentStatus{ObservedGeneration: st.ObservedGeneration, Replicas: st.Replicas,
@@ -186,6 +187,7 @@ func (k *kube) replicaSet(crs *k8scase.ReplicaSet, d *apps.Deployment) *apps.Rep
 	if !crs.Orphan {
 		rs.OwnerReferences = []metav1.OwnerReference{*metav1.NewControllerRef(d, apps.SchemeGroupVersion.WithKind("Deployment"))}
 	}
+	applyTemplate(crs.Template, &rs.Spec.Template)
 	appsv1defaults.SetObjectDefaults_ReplicaSet(rs)
 	st := &crs.Status
 	rs.Status = apps.ReplicaSetStatus{Replicas: st.Replicas, FullyLabeledReplicas: st.FullyLabeledReplicas,
@@ -447,6 +449,7 @@ func (k *kube) dumpDeployment(d *apps.Deployment) *k8scase.Deployment {
 	if cs := d.Spec.Template.Spec.Containers; len(cs) > 0 {
 		out.Image = cs[0].Image
 	}
+	out.Template = templateOf(&d.Spec.Template)
 	st := &d.Status
 	out.Status = k8scase.DeploymentStatus{ObservedGeneration: st.ObservedGeneration, Replicas: st.Replicas,
 		UpdatedReplicas: st.UpdatedReplicas, ReadyReplicas: st.ReadyReplicas, AvailableReplicas: st.AvailableReplicas,
@@ -467,6 +470,7 @@ func (k *kube) dumpReplicaSet(rs *apps.ReplicaSet) k8scase.ReplicaSet {
 	if cs := rs.Spec.Template.Spec.Containers; len(cs) > 0 {
 		out.Image = cs[0].Image
 	}
+	out.Template = templateOf(&rs.Spec.Template)
 	st := &rs.Status
 	out.Status = k8scase.ReplicaSetStatus{Replicas: st.Replicas, FullyLabeledReplicas: st.FullyLabeledReplicas,
 		ReadyReplicas: st.ReadyReplicas, AvailableReplicas: st.AvailableReplicas,

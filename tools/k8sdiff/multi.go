@@ -170,20 +170,9 @@ func (g *gen) userAction(st *k8scase.State, round int) {
 // kubelet plays the nodes between rounds: terminating pods go away,
 // unscheduled pods are bound, pending pods start, running pods become
 // Ready, and once in a while a Ready pod fails its readiness probe. Then
-// the clock moves on by more seconds than pods were created in the round,
-// and the pods created in the round get distinct creation times in the
-// order they were created, so that no two pods tie in the deletion
-// ranking (whose upstream sort is not stable).
+// the clock moves on (advance).
 func (g *gen) kubelet(st *k8scase.State) {
-	created := 0
-	for _, p := range st.Pods {
-		if p.Created == 0 {
-			created++
-		}
-	}
-	older := int64(created) // the first pod created this round is the oldest of them
-	readied := int64(0)
-	readyNow := func() *int64 { t := -readied; readied++; return &t }
+	var t ticks
 	pods := st.Pods[:0]
 	for _, p := range st.Pods {
 		switch {
@@ -192,24 +181,45 @@ func (g *gen) kubelet(st *k8scase.State) {
 				continue
 			}
 		case p.Created == 0:
-			older--
-			p.Created = -older
+			t.created = append(t.created, len(pods))
 		case p.Node == "":
 			p.Node = g.pick("node-1", "node-2", "node-3")
 		case p.Phase == api.PodPending && g.chance(0.8):
 			p.Phase = api.PodRunning
 		case p.Phase == api.PodRunning && !p.Ready && g.chance(0.7):
 			p.Ready = true
-			p.ReadySince = readyNow()
+			t.readied = append(t.readied, len(pods))
 		case p.Phase == api.PodRunning && p.Ready && g.chance(0.01):
 			p.Ready = false
-			p.ReadySince = readyNow()
+			t.readied = append(t.readied, len(pods))
 			p.Restarts++
 		}
 		pods = append(pods, p)
 	}
 	st.Pods = pods
-	shift(st, max(int64(created)+1, readied+1, int64(g.n(1, 3))))
+	t.advance(st, int64(g.n(1, 3)))
+}
+
+// ticks are the pods of one round whose creation or Ready time is this
+// round's: indexes into the state's pods, in the order it happened.
+type ticks struct{ created, readied []int }
+
+// advance moves the clock on by more seconds than pods were created or
+// became Ready in the round (at least min), and then gives the pods
+// created in the round distinct creation times in the order they were
+// created, and those readied distinct Ready times, all later than any time
+// of an earlier round: no two pods tie in the deletion ranking (whose
+// upstream sort is not stable).
+func (t *ticks) advance(st *k8scase.State, min int64) {
+	dt := max(int64(len(t.created))+1, int64(len(t.readied))+1, min)
+	shift(st, dt)
+	for i, at := range t.created { // the first created is the oldest
+		st.Pods[at].Created = -dt + 1 + int64(i)
+	}
+	for i, at := range t.readied { // the first readied is the latest, as before
+		v := -dt + int64(len(t.readied)-i)
+		st.Pods[at].ReadySince = &v
+	}
 }
 
 // shift moves the clock on by dt seconds: every time of the state is dt
