@@ -18,8 +18,8 @@ import (
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/tools/record/util"
-	"k8s.io/utils/lru"
 	clocktesting "k8s.io/utils/clock/testing"
+	"k8s.io/utils/lru"
 
 	"converge/core/api"
 	"converge/core/clock"
