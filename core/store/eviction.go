@@ -30,8 +30,8 @@ const (
 //     observed for its generation and disruptionsAllowed above 0, else the
 //     eviction is refused with 429 TooManyRequests, "Cannot evict pod as it
 //     would violate the pod's disruption budget.", the budget named in the
-//     cause. An allowed eviction takes one disruption off the budget's
-//     status and records the pod in status.disruptedPods.
+//     cause (refusal says why). An allowed eviction takes one disruption
+//     off the budget's status and records the pod in status.disruptedPods.
 //
 // An evicted pod gets the DisruptionTarget condition (reason
 // EvictionByEvictionAPI) and is then deleted, gracefully.
@@ -91,8 +91,11 @@ func (s *Store) checkAndDecrement(p *api.Pod, pdb *api.PodDisruptionBudget) erro
 	if pdb.Status.DisruptionsAllowed < 0 {
 		return NewForbidden(api.KindPodDisruptionBudget, pdb.Name, "pdb disruptions allowed is negative")
 	}
+	if len(pdb.Status.DisruptedPods) > MaxDisruptedPodSize {
+		return NewForbidden(api.KindPodDisruptionBudget, pdb.Name, "DisruptedPods map too big - too many evictions not confirmed by PDB controller")
+	}
 	if pdb.Status.DisruptionsAllowed == 0 {
-		return tooManyRequests(p.Name, 0, fmt.Sprintf(msgBudgetNeeds, pdb.Name, pdb.Status.DesiredHealthy, pdb.Status.CurrentHealthy))
+		return tooManyRequests(p.Name, 0, refusal(pdb))
 	}
 	next := pdb.DeepCopy()
 	next.Status.DisruptionsAllowed--
@@ -106,6 +109,28 @@ func (s *Store) checkAndDecrement(p *api.Pod, pdb *api.PodDisruptionBudget) erro
 	next.Status.DisruptedPods[p.Name] = s.Now()
 	_, err := s.UpdateStatus(next)
 	return err
+}
+
+// MaxDisruptedPodSize bounds status.disruptedPods: beyond it the Eviction
+// API refuses evictions until the disruption controller has caught up.
+const MaxDisruptedPodSize = 2000
+
+// refusal is the cause of a refusal when the budget allows no disruption:
+// a failed sync says so first (its counts are not to be trusted), then a
+// budget that is not met says what it needs, then the condition's reason
+// and message when it has one.
+func refusal(pdb *api.PodDisruptionBudget) string {
+	st := &pdb.Status
+	c := api.FindCondition(st.Conditions, api.DisruptionAllowedCondition)
+	switch {
+	case c != nil && c.Status == api.ConditionFalse && c.Message != "" && c.Reason == api.SyncFailedReason:
+		return fmt.Sprintf("The disruption budget %s does not allow evicting pods currently because it failed sync: %s", pdb.Name, c.Message)
+	case st.CurrentHealthy <= st.DesiredHealthy:
+		return fmt.Sprintf(msgBudgetNeeds, pdb.Name, st.DesiredHealthy, st.CurrentHealthy)
+	case c != nil && c.Status == api.ConditionFalse && c.Message != "":
+		return fmt.Sprintf("The disruption budget %s does not allow evicting pods currently (%s): %s", pdb.Name, c.Reason, c.Message)
+	}
+	return fmt.Sprintf("The disruption budget %s does not allow evicting pods currently", pdb.Name)
 }
 
 func tooManyRequests(pod string, retryAfter int, cause string) error {

@@ -30,6 +30,11 @@ func TestEviction(t *testing.T) {
 			simtest.WithPodNode("node-1"), simtest.WithPodReady(api.Epoch)}, opts...)...)
 	}
 	allowAlways := func(b *api.PodDisruptionBudget) { x := api.AlwaysAllow; b.Spec.UnhealthyPodEvictionPolicy = &x }
+	condition := func(reason, message string) func(*api.PodDisruptionBudget) {
+		return func(b *api.PodDisruptionBudget) {
+			b.Status.Conditions = []api.Condition{{Type: api.DisruptionAllowedCondition, Status: api.ConditionFalse, Reason: reason, Message: message, ObservedGeneration: 1}}
+		}
+	}
 	unready := func(p *api.Pod) { p.Status.Conditions = nil }
 	tests := []struct {
 		name   string
@@ -61,6 +66,18 @@ func TestEviction(t *testing.T) {
 		{"unready pod, budget not met", []*api.PodDisruptionBudget{budget(map[string]string{"a": "true"}, 0, 1, 2)}, running(unready),
 			"Cannot evict pod as it would violate the pod's disruption budget.", "The disruption budget foo needs 2 healthy pods and has 1 currently", 0, false},
 		{"unready pod, AlwaysAllow", []*api.PodDisruptionBudget{budget(map[string]string{"a": "true"}, 0, 1, 2, allowAlways)}, running(unready), "", "", 0, false},
+		// checkAndDecrement's causes when no disruption is allowed (found by
+		// tools/k8sdiff, TestDiffPDB): a failed sync first, then a budget
+		// that is not met, then the condition's reason and message.
+		{"no disruption allowed after a failed sync", []*api.PodDisruptionBudget{budget(map[string]string{"a": "true"}, 0, 3, 1, condition("SyncFailed", `found no controllers for pod "foo"`))},
+			running(), "Cannot evict pod as it would violate the pod's disruption budget.",
+			`The disruption budget foo does not allow evicting pods currently because it failed sync: found no controllers for pod "foo"`, 0, false},
+		{"no disruption allowed with healthy pods to spare and a message", []*api.PodDisruptionBudget{budget(map[string]string{"a": "true"}, 0, 3, 1, condition("Other", "why not"))},
+			running(), "Cannot evict pod as it would violate the pod's disruption budget.",
+			"The disruption budget foo does not allow evicting pods currently (Other): why not", 0, false},
+		{"no disruption allowed with healthy pods to spare (no pods expected)", []*api.PodDisruptionBudget{budget(map[string]string{"a": "true"}, 0, 2, 0, condition("InsufficientPods", ""))},
+			running(), "Cannot evict pod as it would violate the pod's disruption budget.",
+			"The disruption budget foo does not allow evicting pods currently", 0, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

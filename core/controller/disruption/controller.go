@@ -90,7 +90,10 @@ type result struct {
 	expected, desired, healthy int32
 	disrupted                  map[string]api.Time
 	unmanaged                  []string
-	err                        error
+	// notDeleted are the pods evicted more than DeletionTimeout ago that
+	// are still not being deleted (a NotDeleted event each).
+	notDeleted []*api.Pod
+	err        error
 }
 
 func syncBudget(ctx *controller.Context, pdb *api.PodDisruptionBudget, all []*api.Pod) {
@@ -126,6 +129,11 @@ func syncBudget(ctx *controller.Context, pdb *api.PodDisruptionBudget, all []*ap
 	}
 	if len(r.unmanaged) > 0 {
 		ctx.Event(pdb, EventSource, api.EventTypeWarning, ReasonUnmanagedPods, unmanagedMessage(pdb))
+	}
+	for _, p := range r.notDeleted {
+		// Upstream's text names the budget's namespace twice.
+		ctx.Event(p, EventSource, api.EventTypeWarning, ReasonNotDeleted,
+			fmt.Sprintf("Pod was expected by PDB %s/%s to be deleted but it wasn't", pdb.Namespace, pdb.Namespace))
 	}
 	if _, err := s.UpdateStatus(next); err != nil {
 		if !errors.Is(err, store.ErrNotFound) {
@@ -211,7 +219,7 @@ func compute(s *store.Store, pdb *api.PodDisruptionBudget, pods []*api.Pod, now 
 		}
 		r.desired = int32(minAvailable)
 	}
-	r.disrupted = disruptedPods(pdb, pods, now)
+	r.disrupted, r.notDeleted = disruptedPods(pdb, pods, now)
 	r.healthy = countHealthy(pods, r.disrupted, now)
 	return r
 }
@@ -261,16 +269,17 @@ func findController(s *store.Store, ref *api.OwnerReference, namespace string) (
 	if err != nil || rs.UID != ref.UID {
 		return "", 0, false
 	}
+	// A ReplicaSet whose Deployment is gone (or is another object of that
+	// name) is not found by getPodDeployment nor getPodReplicaSet, but by
+	// the last finder, getScaleController: the ReplicaSet's own scale.
+	own := api.Deref(rs.Spec.Replicas, 1)
 	dref := api.GetControllerOf(&rs.ObjectMeta)
-	if dref == nil {
-		return rs.UID, api.Deref(rs.Spec.Replicas, 1), true
-	}
-	if dref.Kind != api.KindDeployment || !appsGroup(dref.APIVersion) {
-		return "", 0, false
+	if dref == nil || dref.Kind != api.KindDeployment || !appsGroup(dref.APIVersion) {
+		return rs.UID, own, true
 	}
 	d, err := s.GetDeployment(namespace, dref.Name)
 	if err != nil || d.UID != dref.UID {
-		return "", 0, false
+		return rs.UID, own, true
 	}
 	return d.UID, api.Deref(d.Spec.Replicas, 1), true
 }
@@ -283,26 +292,32 @@ func appsGroup(apiVersion string) bool {
 
 // disruptedPods is buildDisruptedPodMap: the entries of
 // status.disruptedPods whose pod still exists, is not being deleted and
-// was evicted less than DeletionTimeout ago.
-func disruptedPods(pdb *api.PodDisruptionBudget, pods []*api.Pod, now time.Time) map[string]api.Time {
+// was evicted less than DeletionTimeout ago; and the pods evicted before
+// that which are still not being deleted.
+func disruptedPods(pdb *api.PodDisruptionBudget, pods []*api.Pod, now time.Time) (map[string]api.Time, []*api.Pod) {
 	if pdb.Status.DisruptedPods == nil {
-		return nil
+		return nil, nil
 	}
 	out := map[string]api.Time{}
+	var late []*api.Pod
 	for _, p := range pods {
 		if p.DeletionTimestamp != nil {
 			continue
 		}
 		at, ok := pdb.Status.DisruptedPods[p.Name]
-		if !ok || at.Add(DeletionTimeout).Before(now) {
+		switch {
+		case !ok:
+			continue
+		case at.Add(DeletionTimeout).Before(now):
+			late = append(late, p)
 			continue
 		}
 		out[p.Name] = at
 	}
 	if len(out) == 0 {
-		return nil
+		return nil, late
 	}
-	return out
+	return out, late
 }
 
 // countHealthy is countHealthyPods: Ready pods, not being deleted, not just

@@ -294,3 +294,54 @@ func TestConditions(t *testing.T) {
 	assert.Equal(t, `found no controllers for pod "c"`, c.Message)
 	assert.Equal(t, int32(0), statusOf(t, s, "pdb").allowed)
 }
+
+// TestNotDeletedEvent: a pod evicted more than DeletionTimeout ago that is
+// still not being deleted leaves disruptedPods with a NotDeleted event on
+// the pod, in upstream's words (buildDisruptedPodMap, which names the
+// budget's namespace twice). Found by tools/k8sdiff (TestDiffPDB).
+func TestNotDeletedEvent(t *testing.T) {
+	t.Parallel()
+	s := simtest.NewStore()
+	simtest.MustCreate(t, s, simtest.NewPDB("pdb", labelsFooBar, "1", ""))
+	readyPod(t, s, "p1")
+	readyPod(t, s, "p2")
+	sync(t, s)
+	o, _ := s.Get(api.KindPodDisruptionBudget, "default", "pdb")
+	next := o.(*api.PodDisruptionBudget).DeepCopy()
+	next.Status.DisruptedPods = map[string]api.Time{"p1": api.NewTime(s.Now().Add(-DeletionTimeout - time.Second))}
+	_, err := s.UpdateStatus(next)
+	require.NoError(t, err)
+	pass := simtest.Sync(s, New())
+	require.Len(t, pass.Emitted, 1)
+	assert.Equal(t, store.EmittedEvent{Type: "Warning", Reason: "NotDeleted", Object: "pod/p1", Source: EventSource,
+		Message: "Pod was expected by PDB default/default to be deleted but it wasn't"}, pass.Emitted[0])
+	assert.Empty(t, statusOfPDB(t, s).DisruptedPods)
+}
+
+func statusOfPDB(t *testing.T, s *store.Store) api.PodDisruptionBudgetStatus {
+	t.Helper()
+	o, err := s.Get(api.KindPodDisruptionBudget, "default", "pdb")
+	require.NoError(t, err)
+	return o.(*api.PodDisruptionBudget).Status
+}
+
+// TestReplicaSetOfAGoneDeployment: a ReplicaSet whose controlling
+// Deployment no longer exists is counted at its own scale, as upstream's
+// last finder (getScaleController, the scale subresource) finds it; the
+// sync does not fail. Found by tools/k8sdiff (TestDiffPDB).
+func TestReplicaSetOfAGoneDeployment(t *testing.T) {
+	t.Parallel()
+	s := simtest.NewStore()
+	simtest.MustCreate(t, s, simtest.NewPDB("pdb", labelsFooBar, "50%", ""))
+	r := simtest.NewReplicaSet("rs", 4, "nginx", simtest.WithRSLabels(labelsFooBar))
+	r.OwnerReferences = []api.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "gone", UID: "uid-gone", Controller: api.Bool(true)}}
+	r = simtest.MustCreate(t, s, r)
+	readyPod(t, s, "a", simtest.WithPodOwner(r))
+	readyPod(t, s, "b", simtest.WithPodOwner(r))
+	readyPod(t, s, "c", simtest.WithPodOwner(r))
+	sync(t, s)
+	assert.Equal(t, status{1, 3, 2, 4}, statusOf(t, s, "pdb"))
+	c := api.FindCondition(statusOfPDB(t, s).Conditions, api.DisruptionAllowedCondition)
+	require.NotNil(t, c)
+	assert.Equal(t, "SufficientPods", c.Reason)
+}
