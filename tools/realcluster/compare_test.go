@@ -165,7 +165,7 @@ func TestNormalise(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			assert.Equal(t, normalise(tt.a), normalise(tt.b))
+			assert.Equal(t, normalise(tt.a, "default"), normalise(tt.b, "converge-x-r1"))
 		})
 	}
 }
