@@ -75,9 +75,9 @@ func (d Difference) String() string {
 
 // Result is the comparison of one scenario.
 type Result struct {
-	Scenario    string       `json:"scenario"`
-	Verdict     Verdict      `json:"verdict"`
-	Why         string       `json:"why,omitempty"`
+	Scenario string  `json:"scenario"`
+	Verdict  Verdict `json:"verdict"`
+	Why      string  `json:"why,omitempty"`
 	// Error: not replayed for an error (of the harness, the cluster or
 	// the script), not for what the scenario does.
 	Error       bool         `json:"error,omitempty"`
@@ -297,8 +297,8 @@ func deploymentNames(frames []frame) []string {
 
 // Inputs are the files of one replay.
 type Inputs struct {
-	Trace    io.Reader // converge run --output jsonl
-	Real     io.Reader // the recording (Record)
+	Trace io.Reader // converge run --output jsonl
+	Real  io.Reader // the recording (Record)
 	// WatchedEvents are the namespace's events as watched (WatchEvents);
 	// without them, Events, a v1 EventList taken at the end.
 	WatchedEvents []byte
