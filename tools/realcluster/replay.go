@@ -114,6 +114,8 @@ func Replay(ctx context.Context, cfg Config, file string) (res *Result) {
 	sctx, cancel := context.WithTimeout(ctx, time.Duration(dur+180)*time.Second)
 	cmd := exec.CommandContext(sctx, "bash", filepath.Join(dir, "replay.sh"))
 	cmd.Env = append(os.Environ(), "NAMESPACE="+ns, "KUBECONFIG="+c.Kubeconfig, "CONVERGE_YES=1", "EXPECT_WAIT=0",
+		// The cluster is the replay's own: the steps on its nodes run.
+		"CONVERGE_NODE_STEPS=1",
 		"PATH="+cfg.Bin.Dir+string(os.PathListSeparator)+os.Getenv("PATH"))
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
