@@ -727,7 +727,12 @@ func replayExpects(out string) []expectOutcome {
 		case strings.HasPrefix(m[2], "ok   expect "):
 			res = append(res, expectOutcome{text: strings.TrimPrefix(m[2], "ok   expect "), ok: true})
 		case strings.HasPrefix(m[2], "FAIL expect "):
-			res = append(res, expectOutcome{text: strings.TrimPrefix(m[2], "FAIL expect "), ok: false})
+			// "FAIL expect TEXT: got VALUE": the expect is TEXT.
+			text := strings.TrimPrefix(m[2], "FAIL expect ")
+			if i := strings.LastIndex(text, ": got "); i >= 0 {
+				text = text[:i]
+			}
+			res = append(res, expectOutcome{text: text, ok: false})
 		}
 	}
 	return res
