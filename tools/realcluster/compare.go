@@ -257,7 +257,11 @@ func (s *side) sizes() map[string]*series {
 			id := s.ident[str(rs, "metadata", "name")]
 			seen[id] = true
 			if out[id] == nil {
+				// A ReplicaSet starts from 0: the first sample may catch
+				// it after its first step (created with 1, scaled to 2
+				// within the second), which the refinement then allows.
 				out[id] = &series{}
+				out[id].add(fr.t, "0")
 			}
 			out[id].add(fr.t, str(rs, "spec", "replicas"))
 		}
