@@ -235,9 +235,9 @@ func (s *side) deploymentSeries(dep string, f func(object) string) *series {
 		for _, d := range fr.deps {
 			if str(d, "metadata", "name") == dep {
 				// A Deployment the controller has not synced yet (no
-				// revision, no conditions: a sample taken within
+				// revision or no conditions: a sample taken within
 				// milliseconds of its creation) is left out.
-				if len(out.vals) == 0 && revision(d) == "" {
+				if len(out.vals) == 0 && f(d) == "" {
 					continue
 				}
 				out.add(fr.t, f(d))
