@@ -190,7 +190,13 @@ REALCLUSTER_OUT ?= $(CURDIR)/bin/realcluster-out
 REALCLUSTER_SCENARIOS ?= $(sort $(wildcard scenarios/*.yaml))
 REALCLUSTER_PARALLEL ?= 3
 REALCLUSTER_FLAGS ?=
-REALCLUSTER_CI := rolling-update recreate rollback-revisions stuck-never-ready selector-mismatch basic-loop
+# REALCLUSTER_CI: rolling updates, Recreate, rollback, a stuck rollout,
+# selectors, scaling and a watched rollout (the HPA cannot be replayed: kwok
+# serves no metrics). Their expected verdicts are in
+# tools/realcluster/expected.txt: CI fails when one expected to agree does
+# not, or a replay fails for an error; a cluster's timing alone cannot fail
+# it where the expected verdict is "differs".
+REALCLUSTER_CI := basic-loop proportional-scaling recreate rollback-revisions rolling-update rollout-status-wait selector-mismatch stuck-never-ready
 .PHONY: realcluster realcluster-ci realcluster-build
 realcluster-build:
 	@mkdir -p $(REALCLUSTER_BIN)
@@ -201,7 +207,7 @@ realcluster: realcluster-build
 		-out $(REALCLUSTER_OUT) -parallel $(REALCLUSTER_PARALLEL) -json $(REALCLUSTER_OUT)/results.json -markdown $(REALCLUSTER_OUT)/table.md $(REALCLUSTER_FLAGS) $(abspath $(REALCLUSTER_SCENARIOS))
 realcluster-ci: realcluster-build
 	cd tools/realcluster && REALCLUSTER_BIN=$(REALCLUSTER_BIN) $(GO) test -trimpath -count=1 .
-	$(MAKE) realcluster REALCLUSTER_SCENARIOS="$(foreach s,$(REALCLUSTER_CI),scenarios/$(s).yaml)" REALCLUSTER_FLAGS=-strict
+	$(MAKE) realcluster REALCLUSTER_PARALLEL=2 REALCLUSTER_SCENARIOS="$(foreach s,$(REALCLUSTER_CI),scenarios/$(s).yaml)" REALCLUSTER_FLAGS="-expect $(CURDIR)/tools/realcluster/expected.txt"
 
 ## bench: every benchmark, with allocations
 bench:

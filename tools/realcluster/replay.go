@@ -37,7 +37,7 @@ func Replay(ctx context.Context, cfg Config, file string) (res *Result) {
 	res = &Result{Scenario: name, Checked: map[string]int{}, Agreed: map[string]int{}}
 	defer func() { res.Seconds = time.Since(began).Seconds() }()
 	fail := func(err error) *Result {
-		res.Verdict, res.Why = NotReplayable, err.Error()
+		res.Verdict, res.Why, res.Error = NotReplayable, err.Error(), true
 		return res
 	}
 	data, err := os.ReadFile(file)
@@ -100,32 +100,41 @@ func Replay(ctx context.Context, cfg Config, file string) (res *Result) {
 	cfg.Log("%s: cluster up in %.1fs (pids %v)", name, time.Since(t0).Seconds(), c.PIDs())
 	ns := "converge-" + name + "-r1"
 	dur := int64(scn.Duration / time.Second)
-	start := time.Now()
 	recCtx, stopRec := context.WithCancel(ctx)
-	recDone := make(chan error, 1)
+	defer stopRec()
+	origin := make(chan time.Time, 1)
+	recDone, watchDone := make(chan error, 1), make(chan error, 1)
 	go func() {
-		recDone <- c.Record(recCtx, ns, start, filepath.Join(dir, "real.jsonl"), filepath.Join(dir, "events.json"))
+		watchDone <- c.WatchEvents(recCtx, ns, filepath.Join(dir, "events.jsonl"))
 	}()
-	var out bytes.Buffer
+	go func() {
+		recDone <- c.Record(recCtx, ns, origin, filepath.Join(dir, "real.jsonl"))
+	}()
+	out := &originWriter{origin: origin}
 	sctx, cancel := context.WithTimeout(ctx, time.Duration(dur+180)*time.Second)
 	cmd := exec.CommandContext(sctx, "bash", filepath.Join(dir, "replay.sh"))
 	cmd.Env = append(os.Environ(), "NAMESPACE="+ns, "KUBECONFIG="+c.Kubeconfig, "CONVERGE_YES=1", "EXPECT_WAIT=0",
+		// The cluster is the replay's own: the steps on its nodes run.
+		"CONVERGE_NODE_STEPS=1",
 		"PATH="+cfg.Bin.Dir+string(os.PathListSeparator)+os.Getenv("PATH"))
-	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.Stdout, cmd.Stderr = out, out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	runErr := cmd.Run()
 	cancel()
 	// Record to the scenario's end, and two seconds more.
-	if wait := time.Until(start.Add(time.Duration(dur+2) * time.Second)); wait > 0 {
-		select {
-		case <-time.After(wait):
-		case <-ctx.Done():
+	if !out.started.IsZero() {
+		if wait := time.Until(out.started.Add(time.Duration(dur+2)*time.Second + SampleOffset)); wait > 0 {
+			select {
+			case <-time.After(wait):
+			case <-ctx.Done():
+			}
 		}
 	}
 	stopRec()
-	recErr := <-recDone
-	_ = os.WriteFile(filepath.Join(dir, "replay.txt"), out.Bytes(), 0o644)
+	recErr, watchErr := <-recDone, <-watchDone
+	_ = c.SaveEvents(ns, filepath.Join(dir, "events.json"))
+	_ = os.WriteFile(filepath.Join(dir, "replay.txt"), out.buf.Bytes(), 0o644)
 	if runErr != nil {
 		if ee, ok := runErr.(*exec.ExitError); !ok || ee.ExitCode() > 1 {
 			return fail(fmt.Errorf("the replay script: %v (see %s)", runErr, filepath.Join(dir, "replay.txt")))
@@ -134,24 +143,77 @@ func Replay(ctx context.Context, cfg Config, file string) (res *Result) {
 	if recErr != nil {
 		return fail(fmt.Errorf("the recording: %w", recErr))
 	}
-	tf, err := os.Open(filepath.Join(dir, "trace.jsonl"))
-	if err != nil {
-		return fail(err)
+	if watchErr != nil {
+		return fail(fmt.Errorf("the events' watch: %w", watchErr))
 	}
-	defer tf.Close()
-	rf, err := os.Open(filepath.Join(dir, "real.jsonl"))
-	if err != nil {
-		return fail(err)
-	}
-	defer rf.Close()
-	events, _ := os.ReadFile(filepath.Join(dir, "events.json"))
-	cmp, err := Compare(name, Inputs{Trace: tf, Real: rf, Events: events, Replay: out.String(), Duration: dur}, cfg.Tolerance)
+	cmp, err := CompareDir(name, dir, ns, dur, cfg.Tolerance)
 	if err != nil {
 		return fail(err)
 	}
 	cmp.Seconds = res.Seconds
 	*res = *cmp
 	return res
+}
+
+// originLine begins the line the replay script prints as it starts its
+// clock (its second 0).
+const originLine = "Replaying "
+
+// originWriter keeps the replay script's output and sends the moment the
+// script started its clock, once.
+type originWriter struct {
+	buf     bytes.Buffer
+	line    []byte
+	origin  chan<- time.Time
+	started time.Time
+}
+
+func (w *originWriter) Write(p []byte) (int, error) {
+	if w.started.IsZero() {
+		w.line = append(w.line, p...)
+		for {
+			i := bytes.IndexByte(w.line, '\n')
+			if i < 0 {
+				break
+			}
+			if bytes.HasPrefix(w.line[:i], []byte(originLine)) {
+				w.started = time.Now()
+				w.origin <- w.started
+				w.line = nil
+				break
+			}
+			w.line = w.line[i+1:]
+		}
+	}
+	return w.buf.Write(p)
+}
+
+// CompareDir compares the files one replay left in dir (trace.jsonl,
+// real.jsonl, events.jsonl or events.json, replay.txt), as Replay does
+// after the run; `realcluster compare` runs it again on a kept replay.
+func CompareDir(name, dir, ns string, dur int64, tol Tolerance) (*Result, error) {
+	tf, err := os.Open(filepath.Join(dir, "trace.jsonl"))
+	if err != nil {
+		return nil, err
+	}
+	defer tf.Close()
+	rf, err := os.Open(filepath.Join(dir, "real.jsonl"))
+	if err != nil {
+		return nil, err
+	}
+	defer rf.Close()
+	in := Inputs{Trace: tf, Real: rf, Namespace: ns, Duration: dur}
+	if b, err := os.ReadFile(filepath.Join(dir, "events.jsonl")); err == nil {
+		in.WatchedEvents = b
+	} else {
+		in.Events, _ = os.ReadFile(filepath.Join(dir, "events.json"))
+	}
+	replay, err := os.ReadFile(filepath.Join(dir, "replay.txt"))
+	if err != nil {
+		return nil, err
+	}
+	in.Replay = string(replay)
+	return Compare(name, in, tol)
 }
 
 // runTo runs a command with its stdout to file.

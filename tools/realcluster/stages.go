@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"converge/core/api"
+	"converge/core/imageref"
 	"converge/core/scenario"
 )
 
@@ -52,17 +53,25 @@ func Stages(scn *scenario.Scenario, kwokSrc string, readyAfter map[string]int64)
 	if err != nil {
 		return nil, fmt.Errorf("kwok's stages: %w", err)
 	}
-	var never, fail []string
+	var never, fail, invalid []string
 	for _, im := range scenarioImages(scn) {
 		spec := scn.Cluster.Image(im)
+		_, badRef := imageref.ApplyDefaultTag(im)
 		switch {
+		case badRef != nil:
+			// kwok takes any image; the kubelet refuses a reference it
+			// cannot parse (InvalidImageName).
+			invalid = append(invalid, im)
 		case spec.PullFail:
 			fail = append(fail, im)
 		case spec.NeverReady:
 			never = append(never, im)
 		}
 	}
-	parts = append(parts, podReady(string(ready), scn, readyAfter, append(append([]string(nil), never...), fail...)))
+	parts = append(parts, podReady(string(ready), scn, readyAfter, append(append(append([]string(nil), never...), fail...), invalid...)))
+	if len(invalid) > 0 {
+		parts = append(parts, invalidImageStage(invalid))
+	}
 	if len(never) > 0 {
 		parts = append(parts, neverReadyStage(never))
 	}
@@ -187,6 +196,23 @@ spec:
       phase: Running
       startTime: {{ $now | Quote }}
 `
+}
+
+// invalidImageStage: a pod whose image reference does not parse waits in
+// InvalidImageName with the kubelet's message (Failed to apply default
+// image tag ...).
+func invalidImageStage(images []string) string {
+	st := strings.Replace(pullFailStage(images), "name: pod-pull-fail", "name: pod-invalid-image", 1)
+	st = strings.Replace(st, "reason: ImagePullBackOff", "reason: InvalidImageName", 1)
+	st = strings.Replace(st, "durationMilliseconds: 2000", "durationMilliseconds: 0", 1)
+	var msg strings.Builder
+	msg.WriteString("message: {{ $m := \"\" }}")
+	for _, im := range images {
+		_, err := imageref.ApplyDefaultTag(im)
+		fmt.Fprintf(&msg, "{{ if eq .image %s }}{{ $m = %s }}{{ end }}", strconv.Quote(im), strconv.Quote(fmt.Sprintf("Failed to apply default image tag %q: %v", im, err)))
+	}
+	msg.WriteString("{{ $m | Quote }}")
+	return strings.Replace(st, `message: {{ printf "Back-off pulling image %q" .image | Quote }}`, msg.String(), 1)
 }
 
 func pullFailStage(images []string) string {

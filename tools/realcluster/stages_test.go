@@ -98,3 +98,15 @@ func TestReadyDelays(t *testing.T) {
 		})
 	}
 }
+
+// An image reference the kubelet cannot parse waits in InvalidImageName on
+// kwok too (kwok takes any image), with the kubelet's message.
+func TestStagesInvalidImage(t *testing.T) {
+	t.Parallel()
+	scn := loadScenario(t, "invalid-image-name")
+	st, err := Stages(scn, kwokDir(t), nil)
+	require.NoError(t, err)
+	assert.Contains(t, string(st), "name: pod-invalid-image")
+	assert.Contains(t, string(st), "reason: InvalidImageName")
+	assert.Contains(t, string(st), `Failed to apply default image tag \"Nginx:1.27\"`)
+}

@@ -6,14 +6,20 @@
 //
 //	realcluster build -bin DIR
 //	realcluster run -bin DIR -converge PATH -out DIR [-parallel N] [-json FILE] SCENARIO.yaml...
+//	realcluster compare -out DIR [-json FILE] [-markdown FILE] SCENARIO.yaml...
 //	realcluster up -bin DIR [-nodes N]       (a cluster until interrupted)
 //
 // run starts a fresh cluster for each scenario (at most -parallel at once),
 // runs the script `converge export-kubectl` writes against a namespace of
 // its own, records the namespace every second, stops the cluster, compares,
 // and prints one line a scenario: agrees, differs (the first difference,
-// both sides) or not replayable (why). It exits 1 when a scenario differs
-// and -strict is set.
+// both sides) or not replayable (why). With -expect FILE (the expected
+// verdicts, one "SCENARIO VERDICT" a line) it exits 1 when a scenario
+// expected to agree does not, or a replay failed for an error (a harness
+// error); with -strict when any scenario differs or failed.
+//
+// compare compares again the replays a run kept in -out (each scenario's
+// directory), with no cluster: for working on the comparison.
 package main
 
 import (
@@ -31,6 +37,7 @@ import (
 	"syscall"
 	"time"
 
+	"converge/core/scenario"
 	"converge/tools/realcluster"
 )
 
@@ -47,10 +54,12 @@ func main() {
 		err = build(ctx, os.Args[2:])
 	case "run":
 		err = run(ctx, os.Args[2:])
+	case "compare":
+		err = compare(os.Args[2:])
 	case "up":
 		err = up(ctx, os.Args[2:])
 	default:
-		err = fmt.Errorf("unknown command %q: build, run or up", os.Args[1])
+		err = fmt.Errorf("unknown command %q: build, run, compare or up", os.Args[1])
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "realcluster:", err)
@@ -136,6 +145,7 @@ func run(ctx context.Context, args []string) error {
 	jsonOut := fs.String("json", "", "also write the results to `FILE`")
 	markdown := fs.String("markdown", "", "also write the table as Markdown to `FILE` (docs/fidelity.md's)")
 	strict := fs.Bool("strict", false, "exit 1 when a scenario differs or cannot be replayed for an error")
+	expectFile := fs.String("expect", "", "the expected verdicts, `FILE`: exit 1 when a scenario expected to agree does not, or a replay fails for an error")
 	_ = fs.Parse(args)
 	files := fs.Args()
 	if *bin == "" || *out == "" || len(files) == 0 {
@@ -185,25 +195,65 @@ func run(ctx context.Context, args []string) error {
 	}
 	wg.Wait()
 	table(os.Stdout, results, time.Since(began))
-	if *jsonOut != "" {
-		b, _ := json.MarshalIndent(results, "", "  ")
-		if err := os.WriteFile(*jsonOut, b, 0o644); err != nil {
-			return err
+	if err := writeResults(results, *jsonOut, *markdown); err != nil {
+		return err
+	}
+	var failed []string
+	for _, r := range results {
+		if r.Error || (*strict && r.Verdict == realcluster.Differs) {
+			failed = append(failed, r.Scenario+" "+string(r.Verdict))
 		}
 	}
-	if *markdown != "" {
-		if err := os.WriteFile(*markdown, []byte(markdownTable(results)), 0o644); err != nil {
+	if *expectFile != "" {
+		want, err := readExpected(*expectFile)
+		if err != nil {
 			return err
 		}
-	}
-	if *strict {
 		for _, r := range results {
-			if r.Verdict == realcluster.Differs || (r.Verdict == realcluster.NotReplayable && strings.Contains(r.Why, ": ")) {
-				return fmt.Errorf("%s %s", r.Scenario, r.Verdict)
+			w, ok := want[r.Scenario]
+			switch {
+			case !ok:
+				fmt.Printf("%s: %s (no expected verdict in %s)\n", r.Scenario, r.Verdict, *expectFile)
+			case w == realcluster.Agrees && r.Verdict != realcluster.Agrees && !r.Error:
+				failed = append(failed, fmt.Sprintf("%s %s, expected to agree", r.Scenario, r.Verdict))
+			case w != r.Verdict && !r.Error:
+				fmt.Printf("%s: %s, expected %s (not a failure: update %s when it stays so)\n", r.Scenario, r.Verdict, w, *expectFile)
 			}
 		}
 	}
+	if len(failed) > 0 {
+		return fmt.Errorf("%s", strings.Join(failed, "; "))
+	}
 	return nil
+}
+
+// readExpected reads an expected-verdicts file: "SCENARIO VERDICT" a line
+// (agrees, differs or not-replayable), # comments.
+func readExpected(file string) (map[string]realcluster.Verdict, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]realcluster.Verdict{}
+	for i, l := range strings.Split(string(data), "\n") {
+		if j := strings.Index(l, "#"); j >= 0 {
+			l = l[:j]
+		}
+		f := strings.Fields(l)
+		if len(f) == 0 {
+			continue
+		}
+		if len(f) != 2 {
+			return nil, fmt.Errorf("%s:%d: want SCENARIO VERDICT", file, i+1)
+		}
+		switch v := realcluster.Verdict(strings.ReplaceAll(f[1], "-", " ")); v {
+		case realcluster.Agrees, realcluster.Differs, realcluster.NotReplayable:
+			out[f[0]] = v
+		default:
+			return nil, fmt.Errorf("%s:%d: %q is not agrees, differs or not-replayable", file, i+1, f[1])
+		}
+	}
+	return out, nil
 }
 
 func table(w *os.File, results []*realcluster.Result, took time.Duration) {
@@ -296,4 +346,62 @@ func markdownTable(results []*realcluster.Result) string {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", r.Scenario, replayed, agrees, detail)
 	}
 	return b.String()
+}
+
+func compare(args []string) error {
+	fs := flag.NewFlagSet("compare", flag.ExitOnError)
+	out := fs.String("out", "", "the `DIR` a run kept its replays in")
+	jsonOut := fs.String("json", "", "also write the results to `FILE`")
+	markdown := fs.String("markdown", "", "also write the table as Markdown to `FILE`")
+	verbose := fs.Bool("v", false, "print every difference and refinement")
+	_ = fs.Parse(args)
+	if *out == "" || fs.NArg() == 0 {
+		return fmt.Errorf("compare needs -out DIR and scenario files")
+	}
+	var results []*realcluster.Result
+	for _, f := range fs.Args() {
+		name := strings.TrimSuffix(filepath.Base(f), ".yaml")
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		scn, probs := scenario.Parse(data, f)
+		if scn == nil || probs.HasErrors() {
+			return fmt.Errorf("%s does not load: %v", f, probs)
+		}
+		r := &realcluster.Result{Scenario: name}
+		if why := realcluster.Unreplayable(scn); why != "" {
+			r.Verdict, r.Why = realcluster.NotReplayable, why
+		} else if c, err := realcluster.CompareDir(name, filepath.Join(*out, name), "converge-"+name+"-r1", int64(scn.Duration/time.Second), realcluster.DefaultTolerance); err != nil {
+			r.Verdict, r.Why = realcluster.NotReplayable, err.Error()
+		} else {
+			r = c
+		}
+		results = append(results, r)
+		if *verbose {
+			for _, d := range r.Differences {
+				fmt.Printf("%s: %s\n", name, d)
+			}
+			for _, d := range r.Refined {
+				fmt.Printf("%s: refined: %s\n", name, d)
+			}
+		}
+	}
+	table(os.Stdout, results, 0)
+	return writeResults(results, *jsonOut, *markdown)
+}
+
+func writeResults(results []*realcluster.Result, jsonOut, markdown string) error {
+	if jsonOut != "" {
+		b, _ := json.MarshalIndent(results, "", "  ")
+		if err := os.WriteFile(jsonOut, b, 0o644); err != nil {
+			return err
+		}
+	}
+	if markdown != "" {
+		if err := os.WriteFile(markdown, []byte(markdownTable(results)), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
