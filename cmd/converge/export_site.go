@@ -305,7 +305,7 @@ the root of a site or in a subfolder: every path in it is relative.
 ## Hosts that read ` + "`_headers`" + ` (Netlify, Cloudflare Pages)
 
 Nothing to do: ` + "`_headers`" + ` allows every origin, and serves
-` + "`dist/converge.wasm.br`" + ` as ` + "`application/wasm`" + ` with ` + "`Content-Encoding: br`" + `,
+` + "`v/HASH/dist/converge.wasm.br`" + ` as ` + "`application/wasm`" + ` with ` + "`Content-Encoding: br`" + `,
 which ` + "`converge.js`" + ` fetches first: the smallest download. If the site is not
 at the root of its host, put the folder's path in front of each path in
 ` + "`_headers`" + `.
@@ -317,7 +317,7 @@ at the root of its host, put the folder's path in front of each path in
   sites work.
 - It ignores ` + "`_headers`" + ` and sends ` + "`.br`" + ` files as plain bytes:
   ` + "`converge.js`" + ` sees that (its first bytes are not a wasm module's), stops
-  that download and fetches ` + "`dist/converge.wasm`" + ` instead, compressed or not as
+  that download and fetches ` + "`v/HASH/dist/converge.wasm`" + ` instead, compressed or not as
   the host decides. It costs one extra request. The same happens with
   ` + "`python3 -m http.server`" + `, which sends the ` + "`.br`" + ` as ` + "`application/wasm`" + ` but
   without ` + "`Content-Encoding`" + `.
