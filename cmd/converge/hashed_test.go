@@ -101,3 +101,33 @@ func TestBundleHashFollowsTheContent(t *testing.T) {
 		})
 	}
 }
+
+// export-site reuses the build's .br when make build wrote it at the
+// quality asked for (dist/.brotli-quality), and compresses otherwise.
+func TestSiteBrotliReusesTheBuilds(t *testing.T) {
+	t.Parallel()
+	wasm := []byte("\x00asm wasm bytes")
+	fsys := fstest.MapFS{
+		"dist/converge.wasm":    {Data: wasm},
+		"dist/converge.wasm.br": {Data: []byte("the build's")},
+		"dist/.brotli-quality":  {Data: []byte("11\n")},
+	}
+	tests := []struct {
+		name    string
+		quality int
+		fsys    fstest.MapFS
+		reused  bool
+	}{
+		{name: "the build's quality", quality: 11, fsys: fsys, reused: true},
+		{name: "another quality", quality: 5, fsys: fsys},
+		{name: "no quality file", quality: 11, fsys: fstest.MapFS{"dist/converge.wasm": {Data: wasm}, "dist/converge.wasm.br": {Data: []byte("the build's")}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			br, err := siteBrotli(tc.fsys, wasm, tc.quality)
+			require.NoError(t, err)
+			assert.Equal(t, tc.reused, string(br) == "the build's")
+		})
+	}
+}
