@@ -28,9 +28,12 @@ WASM_NOINLINE := converge/wasm converge/core/session converge/core/export conver
 WASM_BUILDFLAGS := -trimpath -buildvcs=false -modfile=$(WASM_MOD) $(foreach p,$(WASM_NOINLINE),-gcflags=$(p)=-l)
 WASMFLAGS := $(WASM_BUILDFLAGS) -ldflags='-s -w'
 # Brotli quality of web/dist/converge.wasm.br, which `converge serve` sends to
-# browsers that accept br (internal/precompress has the times: 6 takes under a
-# second, 11 half a minute). export-site compresses at 11 itself.
-BROTLI_QUALITY ?= 6
+# browsers that accept br and export-site exports (internal/precompress has
+# the times: 6 takes under a second, 11 half a minute, 360 KB smaller). The
+# best, once per distinct wasm: tools/wasmdist keeps each .br in
+# BROTLI_CACHE by the wasm's hash. BROTLI_QUALITY=6 for quick builds.
+BROTLI_QUALITY ?= 11
+BROTLI_CACHE ?= bin/brotli
 # Flags of tools/wasmdist and tools/wasmsize: -lines keeps the file and line
 # numbers of the wasm's code, which it otherwise drops (Go's tracebacks in
 # the browser's console then say "?:0"; docs/performance.md).
@@ -71,7 +74,7 @@ $(WASM): FORCE
 	@[ -f bin/converge.wasm.linked ] || echo "Compiling the simulator to WebAssembly: the first time this may take a few minutes."
 	@$(GO) run ./tools/wasmmod bin/wasm
 	GOOS=js GOARCH=wasm $(GO) build $(WASMFLAGS) -o bin/converge.wasm.linked ./wasm
-	$(GO) run ./tools/wasmdist -brotli $(BROTLI_QUALITY) $(WASMDIST_FLAGS) bin/converge.wasm.linked $@
+	$(GO) run ./tools/wasmdist -brotli $(BROTLI_QUALITY) -cache $(BROTLI_CACHE) $(WASMDIST_FLAGS) bin/converge.wasm.linked $@
 
 # wasm_exec.js belongs to the compiler that built the wasm: copy it, never commit it.
 $(DIST)/wasm_exec.js: $(WASM_EXEC_DIR)/wasm_exec.js

@@ -194,9 +194,14 @@ export function defineElement(converge, runtime) {
       this.#sizeHost();
       this.#waiting();
       this.#opened = new Promise((resolve) => {
+        // The open and the first render are tasks of their own, queued
+        // after the other elements' (runtime.queue): no task holds the
+        // page for the sum of every demo's.
+        const later = runtime.queue ?? ((/** @type {() => void} */ f) => setTimeout(f, 0));
+        const current = () => generation === this.#generation && this.isConnected;
         runtime.booted(
-          () => {
-            if (generation !== this.#generation || !this.isConnected) return resolve(null);
+          () => later(() => {
+            if (!current()) return resolve(null);
             this.#unwatch?.();
             const sim = converge.create();
             if (!sim.ok) {
@@ -206,9 +211,12 @@ export function defineElement(converge, runtime) {
             }
             this.#sim = /** @type {Simulation} */ (sim);
             const result = this.#open();
-            this.#mount(result);
-            resolve(result);
-          },
+            later(() => {
+              if (!current()) return resolve(null);
+              this.#mount(result);
+              resolve(result);
+            });
+          }),
           (err) => {
             if (generation !== this.#generation) return resolve(null);
             const message = `The simulator failed to start: ${err instanceof Error ? err.message : String(err)}`;

@@ -538,6 +538,7 @@ const global = /** @type {any} */ (globalThis);
  * @property {() => Promise<void>} load starts the boot (once) and returns converge.ready
  * @property {(f: (p: Progress) => void) => () => void} onProgress calls f now and on every change; returns the unsubscribe
  * @property {(ok: () => void, failed: (err: unknown) => void) => void} booted calls ok or failed once the boot ends, without starting it
+ * @property {(f: () => void) => void} queue runs f in a task of its own, after the functions queued before it
  */
 
 /** @type {Runtime} */
@@ -627,12 +628,52 @@ function install() {
     booted(ok, failed) {
       then.call(ready, ok, failed);
     },
+    queue,
   };
   Object.defineProperty(api, "_runtime", { value: rt });
   api.ready = ready;
   api.load = load;
   global.converge = api;
   return rt;
+}
+
+/** @type {(() => void)[]} the functions queue has yet to run */
+const queued = [];
+/** @type {MessagePort | null} */
+let port = null;
+
+/**
+ * Runs f in a task of its own, after the functions queued before it: the
+ * elements' opens and first renders, so that five demos booting at once
+ * are ten tasks, not one that holds the page for their sum, and the page
+ * can paint and answer input in between (docs/performance.md, "Longest
+ * task while an embed boots"). A message, not setTimeout, which the
+ * browser delays by 4 ms and more once timeouts nest.
+ * @param {() => void} f
+ */
+function queue(f) {
+  queued.push(f);
+  if (typeof MessageChannel !== "function") {
+    setTimeout(runQueued, 0);
+    return;
+  }
+  if (!port) {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = runQueued;
+    port = channel.port2;
+  }
+  port.postMessage(null);
+}
+
+/** Runs the first queued function (one per task). */
+function runQueued() {
+  const f = queued.shift();
+  if (!f) return;
+  try {
+    f();
+  } catch (err) {
+    console.error(err);
+  }
 }
 
 /**
@@ -647,9 +688,12 @@ export function isWasm(bytes) {
  * Fetches one candidate file of the wasm and checks its first bytes: a
  * host may send the .br as it is, without Content-Encoding (Python's
  * http.server says application/wasm, GitHub Pages application/octet-stream),
- * or an error page with status 200. Returns the response (its body read
- * through a counting stream, which reports the progress in bytes), or why
- * it is not the wasm.
+ * or an error page with status 200. Returns the response itself, or why
+ * it is not the wasm. The first bytes and the progress in bytes are read
+ * from a clone (a tee of the body): the response compiled is the one
+ * fetch returned, with its URL, which is what lets the browser cache the
+ * compiled code with the file (docs/performance.md, "First frame"); a
+ * Response made here would be compiled afresh on every visit.
  * @param {URL} url
  * @param {(p: Progress) => void} report
  * @returns {Promise<Response | string>}
@@ -667,63 +711,46 @@ async function fetchWasm(url, report) {
   const size = Number(response.headers.get("x-converge-size") ?? "");
   const length = Number(response.headers.get("content-length") ?? "");
   let total = size > 0 ? size : length > 0 ? length : 0;
-  const reader = response.body.getReader();
-  /** @type {Uint8Array[]} the chunks read to see the first bytes */
-  const head = [];
-  let headBytes = 0;
+  const probe = /** @type {ReadableStream<Uint8Array>} */ (response.clone().body);
+  const reader = probe.getReader();
+  const drop = () => {
+    reader.cancel().catch(() => {});
+    response.body?.cancel().catch(() => {});
+  };
+  const first = new Uint8Array(4);
+  let loaded = 0;
   try {
-    while (headBytes < 4) {
+    while (loaded < 4) {
       const { done, value } = await reader.read();
       if (done) break;
-      head.push(value);
-      headBytes += value.byteLength;
+      first.set(value.subarray(0, 4 - loaded), loaded);
+      loaded += value.byteLength;
     }
   } catch (err) {
+    drop();
     return `${url.pathname}: ${err instanceof Error ? err.message : String(err)}`;
   }
-  const first = new Uint8Array(Math.min(headBytes, 4));
-  let at = 0;
-  for (const chunk of head) {
-    const part = chunk.subarray(0, first.length - at);
-    first.set(part, at);
-    at += part.length;
-    if (at === first.length) break;
-  }
-  if (!isWasm(first)) {
-    reader.cancel().catch(() => {});
-    const hex = [...first].map((b) => b.toString(16).padStart(2, "0")).join(" ");
+  const head = first.subarray(0, Math.min(loaded, 4));
+  if (!isWasm(head)) {
+    drop();
+    const hex = [...head].map((b) => b.toString(16).padStart(2, "0")).join(" ");
     return `${url.pathname}: not a WebAssembly module (it starts ${hex || "empty"}, not 00 61 73 6d)`;
   }
-  let loaded = 0;
-  report({ started: true, loaded, total, done: false });
-  /** @param {Uint8Array} chunk */
-  const count = (chunk) => {
-    loaded += chunk.byteLength;
-    // A Content-Length of compressed bytes is not the decoded total.
+  // A Content-Length of compressed bytes is not the decoded total.
+  const progress = () => {
     if (loaded > total) total = 0;
     report({ started: true, loaded, total, done: false });
   };
-  const body = new ReadableStream({
-    async pull(ctl) {
-      const chunk = head.shift();
-      if (chunk) {
-        count(chunk);
-        ctl.enqueue(chunk);
-        return;
-      }
+  progress();
+  (async () => {
+    for (;;) {
       const { done, value } = await reader.read();
-      if (done) {
-        ctl.close();
-        return;
-      }
-      count(value);
-      ctl.enqueue(value);
-    },
-    cancel(reason) {
-      return reader.cancel(reason);
-    },
-  });
-  return new Response(body, { status: 200, headers: { "Content-Type": "application/wasm" } });
+      if (done) return;
+      loaded += value.byteLength;
+      progress();
+    }
+  })().catch(() => {}); // a failed download fails the compile, which says why
+  return response;
 }
 
 /**
@@ -752,8 +779,12 @@ async function instantiateWasm(loader, report) {
     await loader;
     const go = new global.Go();
     try {
+      // instantiateStreaming compiles while the bytes arrive, off the
+      // page's thread, and can cache the code; it wants the wasm's type,
+      // which a host may not send for the plain file.
+      const typed = (response.headers.get("content-type") ?? "").split(";")[0].trim() === "application/wasm";
       const { instance } =
-        typeof WebAssembly.instantiateStreaming === "function"
+        typed && typeof WebAssembly.instantiateStreaming === "function"
           ? await WebAssembly.instantiateStreaming(response, go.importObject)
           : await WebAssembly.instantiate(await response.arrayBuffer(), go.importObject);
       return { go, instance };

@@ -25,6 +25,10 @@ var FS embed.FS
 const (
 	WasmPath     = "dist/converge.wasm"
 	WasmExecPath = "dist/wasm_exec.js"
+	// WasmBrotliQualityPath holds the brotli quality of dist/converge.wasm.br,
+	// which make build writes (tools/wasmdist), so that export-site reuses
+	// the file at that quality instead of compressing again.
+	WasmBrotliQualityPath = "dist/.brotli-quality"
 	// PlaceholderPath is the page served at / when the wasm is not built.
 	PlaceholderPath = "placeholder.html"
 	// EmbedDemoPath is the docs page showing several <converge-sim>.

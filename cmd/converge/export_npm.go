@@ -83,7 +83,7 @@ func npmBundle(fsys fs.FS, quality int) ([]bundleFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the page assets: %w", err)
 	}
-	br, err := precompress.Brotli(wasm, quality)
+	br, err := siteBrotli(fsys, wasm, quality)
 	if err != nil {
 		return nil, err
 	}

@@ -196,30 +196,68 @@ func siteBundle(fsys fs.FS, quality int) ([]bundleFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the page assets: %w", err)
 	}
-	br, err := precompress.Brotli(wasm, quality)
+	br, err := siteBrotli(fsys, wasm, quality)
 	if err != nil {
 		return nil, err
 	}
-	files = append(files,
-		bundleFile{name: web.WasmPath + ".br", data: br},
-		bundleFile{name: web.WasmPath + ".gz", data: precompress.Gzip(wasm)},
-		bundleFile{name: "_headers", data: []byte(siteHeaders(len(wasm)))},
+	// The content-hashed copies (hashed.go): the modules, the stylesheet
+	// and the wasm under v/HASH/; the wasm only there (it is the bulk of
+	// the folder), and converge.js at the root re-exports the hashed one.
+	names := make([]string, len(files))
+	byName := map[string][]byte{}
+	for i, f := range files {
+		names[i] = f.name
+		byName[f.name] = f.data
+	}
+	hash := bundleHash(names, func(name string) []byte { return byName[name] })
+	dir := hashedDir(hash)
+	var out []bundleFile
+	for _, f := range files {
+		if !hashedName(f.name) {
+			out = append(out, f)
+			continue
+		}
+		out = append(out, bundleFile{name: dir + f.name, data: f.data})
+		switch {
+		case f.name == "converge.js":
+			out = append(out, bundleFile{name: f.name, data: entryModule(hash)})
+		case !strings.HasPrefix(f.name, "dist/"):
+			out = append(out, f)
+		}
+	}
+	out = append(out,
+		bundleFile{name: dir + web.WasmPath + ".br", data: br},
+		bundleFile{name: dir + web.WasmPath + ".gz", data: precompress.Gzip(wasm)},
+		bundleFile{name: "_headers", data: []byte(siteHeaders(dir, len(wasm)))},
 		bundleFile{name: "README.md", data: []byte(siteReadme)},
 	)
-	sort.Slice(files, func(i, j int) bool { return files[i].name < files[j].name })
-	return files, nil
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out, nil
+}
+
+// siteBrotli is the wasm compressed with brotli at quality: the build's own
+// dist/converge.wasm.br when the build made it at that quality (make build
+// writes dist/.brotli-quality; tools/wasmdist), else compressed here.
+func siteBrotli(fsys fs.FS, wasm []byte, quality int) ([]byte, error) {
+	if q, err := fs.ReadFile(fsys, web.WasmBrotliQualityPath); err == nil && strings.TrimSpace(string(q)) == strconv.Itoa(quality) {
+		if br, err := fs.ReadFile(fsys, web.WasmPath+".br"); err == nil {
+			return br, nil
+		}
+	}
+	return precompress.Brotli(wasm, quality)
 }
 
 // siteHeaders is the exported site's _headers, in the format Netlify and
 // Cloudflare Pages read: a path, then its headers indented. It gives what
 // `converge serve` sends (see site in static.go): any origin may load the
-// files, and the precompressed wasm is the wasm in an encoding. converge.js
-// asks for dist/converge.wasm.br first and uses it when its first bytes are
-// a wasm module's, that is when these rules applied (the browser decoded
-// it); otherwise it fetches dist/converge.wasm. size is the wasm's
-// own size, for converge.js's progress (X-Converge-Size).
-func siteHeaders(size int) string {
-	return strings.ReplaceAll(`# Written by converge export-site, for hosts that read _headers (Netlify,
+// files, the content-hashed copies under v/ (dir is this build's folder,
+// v/HASH/) are cached for good, and the precompressed wasm is the wasm in
+// an encoding. converge.js asks for dist/converge.wasm.br first and uses
+// it when its first bytes are a wasm module's, that is when these rules
+// applied (the browser decoded it); otherwise it fetches dist/converge.wasm.
+// size is the wasm's own size, for converge.js's progress (X-Converge-Size).
+func siteHeaders(dir string, size int) string {
+	return strings.NewReplacer("SIZE", strconv.Itoa(size), "DIR/", dir).Replace(`# Written by converge export-site, for hosts that read _headers (Netlify,
 # Cloudflare Pages). The paths assume the site is at the root of its host.
 /*
   Access-Control-Allow-Origin: *
@@ -228,20 +266,24 @@ func siteHeaders(size int) string {
   Timing-Allow-Origin: *
   X-Content-Type-Options: nosniff
 
-/dist/converge.wasm
+# Content-hashed names: their bytes never change, so browsers keep them.
+/v/*
+  Cache-Control: public, max-age=31536000, immutable
+
+/DIR/dist/converge.wasm
   Content-Type: application/wasm
   X-Converge-Size: SIZE
 
-/dist/converge.wasm.br
+/DIR/dist/converge.wasm.br
   Content-Type: application/wasm
   Content-Encoding: br
   X-Converge-Size: SIZE
 
-/dist/converge.wasm.gz
+/DIR/dist/converge.wasm.gz
   Content-Type: application/wasm
   Content-Encoding: gzip
   X-Converge-Size: SIZE
-`, "SIZE", strconv.Itoa(size))
+`)
 }
 
 // siteReadme is the exported site's README.md.
@@ -263,7 +305,7 @@ the root of a site or in a subfolder: every path in it is relative.
 ## Hosts that read ` + "`_headers`" + ` (Netlify, Cloudflare Pages)
 
 Nothing to do: ` + "`_headers`" + ` allows every origin, and serves
-` + "`dist/converge.wasm.br`" + ` as ` + "`application/wasm`" + ` with ` + "`Content-Encoding: br`" + `,
+` + "`v/HASH/dist/converge.wasm.br`" + ` as ` + "`application/wasm`" + ` with ` + "`Content-Encoding: br`" + `,
 which ` + "`converge.js`" + ` fetches first: the smallest download. If the site is not
 at the root of its host, put the folder's path in front of each path in
 ` + "`_headers`" + `.
@@ -275,7 +317,7 @@ at the root of its host, put the folder's path in front of each path in
   sites work.
 - It ignores ` + "`_headers`" + ` and sends ` + "`.br`" + ` files as plain bytes:
   ` + "`converge.js`" + ` sees that (its first bytes are not a wasm module's), stops
-  that download and fetches ` + "`dist/converge.wasm`" + ` instead, compressed or not as
+  that download and fetches ` + "`v/HASH/dist/converge.wasm`" + ` instead, compressed or not as
   the host decides. It costs one extra request. The same happens with
   ` + "`python3 -m http.server`" + `, which sends the ` + "`.br`" + ` as ` + "`application/wasm`" + ` but
   without ` + "`Content-Encoding`" + `.
@@ -283,9 +325,21 @@ at the root of its host, put the folder's path in front of each path in
   needs ` + "`Cross-Origin-Resource-Policy: cross-origin`" + `, which such hosts do not
   send: embed with an ` + "`<iframe>`" + ` there, or use a host that reads ` + "`_headers`" + `.
 
+## Caching
+
+The modules, the stylesheet and the wasm are in ` + "`v/HASH/`" + `, a folder named after
+the hash of their content: a new export puts a new build in a new folder, so
+these files never change and may be cached for good. ` + "`_headers`" + ` says so
+(` + "`Cache-Control: public, max-age=31536000, immutable`" + ` on ` + "`/v/*`" + `); on your own
+server, send that header for ` + "`v/`" + `. A repeat visit then loads nothing but the
+pages and ` + "`converge.js`" + ` (a two-line module that loads the hashed one), and the
+browser reuses the wasm's compiled code. Keep ` + "`converge.js`" + ` and the pages
+revalidated (no long-lived caching): they name the current build. Older
+` + "`v/`" + ` folders left by earlier exports are harmless; delete them when you like.
+
 ## Your own server
 
-Serve ` + "`dist/converge.wasm`" + ` as ` + "`application/wasm`" + ` and, for embedding from
+Serve ` + "`converge.wasm`" + ` as ` + "`application/wasm`" + ` and, for embedding from
 other sites, every file with ` + "`Access-Control-Allow-Origin: *`" + `. A server that
 picks precompressed siblings by ` + "`Accept-Encoding`" + ` (nginx ` + "`brotli_static`" + ` and
 ` + "`gzip_static`" + `, Caddy ` + "`precompressed`" + `) can use the ` + "`.br`" + ` and ` + "`.gz`" + ` as they are.

@@ -116,31 +116,43 @@ func TestSiteBundle(t *testing.T) {
 		byName[f.name] = f.data
 		names = append(names, f.name)
 	}
-	assert.Equal(t, []string{"README.md", "_headers", "app.js", "converge.js", "dist/converge.wasm", "dist/converge.wasm.br",
-		"dist/converge.wasm.gz", "dist/wasm_exec.js", "index.html", "style.css"}, names,
-		"the page and the wasm in three encodings, not the fallback page, no hidden files")
+	var names2 []string
+	for n := range fsys {
+		names2 = append(names2, n)
+	}
+	dir := hashedDir(bundleHash(names2, func(n string) []byte { return fsys[n].Data }))
+	assert.Equal(t, []string{"README.md", "_headers", "app.js", "converge.js", "index.html", "style.css",
+		dir + "app.js", dir + "converge.js", dir + "dist/converge.wasm", dir + "dist/converge.wasm.br",
+		dir + "dist/converge.wasm.gz", dir + "dist/wasm_exec.js", dir + "style.css"}, names,
+		"the page, its modules also under content-hashed names, the wasm in three encodings only there, not the fallback page, no hidden files")
+	assert.Equal(t, fsys["converge.js"].Data, byName[dir+"converge.js"], "the hashed module is the module")
+	assert.Contains(t, string(byName["converge.js"]), `export * from "./`+dir+`converge.js";`, "the entry loads the hashed module")
 	wasm := fsys["dist/converge.wasm"].Data
-	assert.Equal(t, wasm, byName["dist/converge.wasm"])
-	unbr, err := io.ReadAll(brotli.NewReader(bytes.NewReader(byName["dist/converge.wasm.br"])))
+	assert.Equal(t, wasm, byName[dir+"dist/converge.wasm"])
+	unbr, err := io.ReadAll(brotli.NewReader(bytes.NewReader(byName[dir+"dist/converge.wasm.br"])))
 	require.NoError(t, err)
 	assert.Equal(t, wasm, unbr, "the .br is the wasm")
-	zr, err := gzip.NewReader(bytes.NewReader(byName["dist/converge.wasm.gz"]))
+	zr, err := gzip.NewReader(bytes.NewReader(byName[dir+"dist/converge.wasm.gz"]))
 	require.NoError(t, err)
 	ungz, err := io.ReadAll(zr)
 	require.NoError(t, err)
 	assert.Equal(t, wasm, ungz, "the .gz is the wasm")
 
 	rules := parseHeaders(t, byName["_headers"])
-	for _, p := range []string{"/index.html", "/converge.js", "/dist/wasm_exec.js", "/dist/converge.wasm", "/dist/converge.wasm.br"} {
+	for _, p := range []string{"/index.html", "/converge.js", "/" + dir + "dist/wasm_exec.js", "/" + dir + "dist/converge.wasm", "/" + dir + "dist/converge.wasm.br"} {
 		h := headersFor(rules, p)
 		assert.Equal(t, "*", h.Get("Access-Control-Allow-Origin"), p)
 		assert.Equal(t, "cross-origin", h.Get("Cross-Origin-Resource-Policy"), p)
 	}
-	for p, enc := range map[string]string{"/dist/converge.wasm": "", "/dist/converge.wasm.br": "br", "/dist/converge.wasm.gz": "gzip"} {
+	for p, enc := range map[string]string{"/" + dir + "dist/converge.wasm": "", "/" + dir + "dist/converge.wasm.br": "br", "/" + dir + "dist/converge.wasm.gz": "gzip"} {
 		h := headersFor(rules, p)
 		assert.Equal(t, "application/wasm", h.Get("Content-Type"), p)
 		assert.Equal(t, enc, h.Get("Content-Encoding"), p)
 		assert.Equal(t, strconv.Itoa(len(wasm)), h.Get("X-Converge-Size"), p)
+		assert.Equal(t, immutableCaching, h.Get("Cache-Control"), p)
+	}
+	for _, p := range []string{"/index.html", "/converge.js"} {
+		assert.Empty(t, headersFor(rules, p).Get("Cache-Control"), "%s names the current build: revalidated", p)
 	}
 	assert.Empty(t, headersFor(rules, "/converge.js").Get("Content-Encoding"))
 	readme := string(byName["README.md"])
@@ -168,7 +180,7 @@ func TestExportedSiteUsesRelativePaths(t *testing.T) {
 		default:
 			continue
 		}
-		if strings.HasPrefix(f.name, "dist/") {
+		if strings.Contains(f.name, "dist/") {
 			continue // wasm_exec.js is the Go toolchain's
 		}
 		for _, m := range refs.FindAllStringSubmatch(string(f.data), -1) {
@@ -193,12 +205,17 @@ func TestExportSiteCommand(t *testing.T) {
 	require.Equal(t, exitOK, code, errOut)
 	assert.Contains(t, out, "dist/converge.wasm.br")
 	assert.Contains(t, out, "Wrote ")
+	hashed, err := filepath.Glob(filepath.Join(dir, "v", "*"))
+	require.NoError(t, err)
+	require.Len(t, hashed, 1, "one content-hashed folder")
+	v := "v/" + filepath.Base(hashed[0]) + "/"
 	for _, name := range []string{"index.html", "embed-demo.html", "converge.js", "converge-sim.js", "style.css",
-		"dist/converge.wasm", "dist/converge.wasm.br", "dist/converge.wasm.gz", "dist/wasm_exec.js", "_headers", "README.md"} {
+		v + "converge.js", v + "converge-sim.js", v + "style.css",
+		v + "dist/converge.wasm", v + "dist/converge.wasm.br", v + "dist/converge.wasm.gz", v + "dist/wasm_exec.js", "_headers", "README.md"} {
 		_, err := os.Stat(filepath.Join(dir, filepath.FromSlash(name)))
 		assert.NoError(t, err, name)
 	}
-	_, err := os.Stat(filepath.Join(dir, web.PlaceholderPath))
+	_, err = os.Stat(filepath.Join(dir, web.PlaceholderPath))
 	assert.True(t, os.IsNotExist(err), "the fallback page is not exported")
 
 	tests := []struct {

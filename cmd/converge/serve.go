@@ -57,6 +57,7 @@ func serveFS(ctx context.Context, e *env, fsys fs.FS, addr string) error {
 	if err != nil {
 		return err
 	}
+	s.addHashedNames(web.WasmPath)
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return badInput(err)

@@ -22,6 +22,9 @@ import (
 //   - every file has a strong ETag (a hash of its bytes) and
 //     `Cache-Control: no-cache`, so a reload revalidates and gets 304 unless
 //     the binary changed; embedded files have no modification time to go by;
+//   - `converge serve` (addHashedNames) also serves the modules and the
+//     wasm under content-hashed names, v/HASH/..., with `Cache-Control:
+//     public, max-age=31536000, immutable` (hashed.go);
 //   - a file with a NAME.br or NAME.gz sibling (make build precompresses
 //     the wasm; net/http never compresses on its own) is sent brotli- or
 //     gzip-encoded, brotli first, to clients that accept it and are not on
@@ -46,6 +49,9 @@ type site struct {
 	files map[string]*asset
 	// root is the file served at "/".
 	root string
+	// hash is the content hash of the copies under v/HASH/ (hashed.go);
+	// "" when there are none.
+	hash string
 }
 
 // asset is one file of a site, in each encoding it has.
@@ -152,6 +158,30 @@ func newSite(fsys fs.FS, root string) (*site, error) {
 	return s, nil
 }
 
+// addHashedNames serves every asset that hashedName keeps a second time
+// under v/HASH/, with immutable caching, and converge.js as the module
+// that re-exports the hashed one (hashed.go). A site without converge.js
+// or without the wasm (not built) stays as it is.
+func (s *site) addHashedNames(wasmPath string) {
+	if s.files["converge.js"] == nil || s.files[wasmPath] == nil {
+		return
+	}
+	names := make([]string, 0, len(s.files))
+	for name := range s.files {
+		names = append(names, name)
+	}
+	s.hash = bundleHash(names, func(name string) []byte { return s.files[name].identity.data })
+	dir := hashedDir(s.hash)
+	for _, name := range names {
+		if hashedName(name) {
+			s.files[dir+name] = s.files[name]
+		}
+	}
+	entry := entryModule(s.hash)
+	s.files["converge.js"] = &asset{name: "converge.js", contentType: contentType("converge.js"),
+		identity: &variant{data: entry, etag: etag(entry, "")}}
+}
+
 // etag is a strong entity tag for data; suffix tells encodings apart.
 func etag(data []byte, suffix string) string {
 	sum := sha256.Sum256(data)
@@ -211,7 +241,11 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.Set("Content-Type", a.contentType)
-	h.Set("Cache-Control", "no-cache")
+	if s.hash != "" && strings.HasPrefix(name, hashedDir(s.hash)) {
+		h.Set("Cache-Control", immutableCaching)
+	} else {
+		h.Set("Cache-Control", "no-cache")
+	}
 	h.Set("X-Content-Type-Options", "nosniff")
 	if a.csp != "" {
 		h.Set("Content-Security-Policy", a.csp)

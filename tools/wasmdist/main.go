@@ -7,20 +7,29 @@
 // one warning naming it, and the plain wasm, which works, is written.
 // `make build` runs it after go build:
 //
-//	go run ./tools/wasmdist [-brotli 6] [-lines] IN.wasm OUT.wasm
+//	go run ./tools/wasmdist [-brotli 11] [-cache DIR] [-lines] IN.wasm OUT.wasm
 //
 // OUT.wasm is rewritten only when its bytes change, and the compressed
-// files only then or when one is missing, so that an unchanged build stays
-// fast. After changing -brotli, remove OUT.wasm.br (make clean) to
-// recompress.
+// files only then or when one is missing or of another quality, so that an
+// unchanged build stays fast. Brotli at quality 11 takes about half a
+// minute, so with -cache each distinct wasm is compressed once: DIR keeps
+// the .br by the wasm's SHA-256 and the quality, and a build that comes
+// back to the same bytes (a branch switched back, a change undone) copies
+// it. Beside OUT.wasm, .brotli-quality says the quality of OUT.wasm.br, for
+// export-site, which reuses the file at the quality it wants.
 package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 
 	"converge/internal/precompress"
@@ -37,12 +46,13 @@ func main() {
 func run(args []string) error {
 	fs := flag.NewFlagSet("wasmdist", flag.ContinueOnError)
 	quality := fs.Int("brotli", precompress.FastBrotli, "brotli quality of OUT.wasm.br (0-11)")
+	cache := fs.String("cache", "", "a `DIR` keeping each distinct wasm's .br (by its hash and quality)")
 	lines := fs.Bool("lines", false, "keep the file and line numbers of the code (wasmfile.StripLines removes them)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() != 2 {
-		return errors.New("usage: wasmdist [-brotli Q] [-lines] IN.wasm OUT.wasm")
+		return errors.New("usage: wasmdist [-brotli Q] [-cache DIR] [-lines] IN.wasm OUT.wasm")
 	}
 	in, out := fs.Arg(0), fs.Arg(1)
 	raw, err := os.ReadFile(in)
@@ -71,16 +81,74 @@ func run(args []string) error {
 			return err
 		}
 	}
-	if changed || missing(out+".br") {
-		br, err := precompress.Brotli(packed, *quality)
+	qualityFile := filepath.Join(filepath.Dir(out), ".brotli-quality")
+	q := strconv.Itoa(*quality)
+	if old, _ := os.ReadFile(qualityFile); changed || missing(out+".br") || strings.TrimSpace(string(old)) != q {
+		br, err := brotli(packed, *quality, *cache)
 		if err != nil {
 			return err
 		}
 		if err := writeFile(out+".br", br); err != nil {
 			return err
 		}
+		if err := writeFile(qualityFile, []byte(q+"\n")); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// brotli is data at quality, from the cache dir when it has it ("" for
+// none), else compressed and put there.
+func brotli(data []byte, quality int, dir string) ([]byte, error) {
+	if dir == "" {
+		return precompress.Brotli(data, quality)
+	}
+	sum := sha256.Sum256(data)
+	name := filepath.Join(dir, fmt.Sprintf("%s-q%d.br", hex.EncodeToString(sum[:]), quality))
+	if br, err := os.ReadFile(name); err == nil {
+		return br, nil
+	}
+	if quality >= 10 {
+		fmt.Fprintf(os.Stderr, "wasmdist: compressing the wasm with brotli at quality %d (about half a minute, once per distinct wasm; -cache %s)\n", quality, dir)
+	}
+	br, err := precompress.Brotli(data, quality)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	if err := writeFile(name, br); err != nil {
+		return nil, err
+	}
+	prune(dir, cacheEntries)
+	return br, nil
+}
+
+// cacheEntries is how many .br files the cache keeps (about 2 MB each).
+const cacheEntries = 8
+
+// prune removes the oldest .br files of dir beyond keep.
+func prune(dir string, keep int) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	type file struct {
+		name string
+		mod  int64
+	}
+	var files []file
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && strings.HasSuffix(e.Name(), ".br") {
+			files = append(files, file{e.Name(), info.ModTime().UnixNano()})
+		}
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].mod > files[j].mod })
+	for _, f := range files[min(keep, len(files)):] {
+		_ = os.Remove(filepath.Join(dir, f.name))
+	}
 }
 
 func missing(name string) bool {
