@@ -110,6 +110,23 @@ export function cssHeight(v) {
 }
 
 /**
+ * The path of a built-in scenario's poster at second t (the t attribute:
+ * seconds or a duration such as 1m30s), relative to converge.js, as
+ * core/poster's Path names it: posters/NAME.svg at 0s, else
+ * posters/NAME-Ts.svg; "" for what has no poster file.
+ * @param {string | null} name
+ * @param {string | null} t
+ * @returns {string}
+ */
+export function posterPath(name, t) {
+  if (!name || !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/.test(name)) return "";
+  const v = (t ?? "").trim();
+  const d = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(v);
+  const sec = /^\d+$/.test(v) ? Number(v) : d && v ? Number(d[1] ?? 0) * 3600 + Number(d[2] ?? 0) * 60 + Number(d[3] ?? 0) : 0;
+  return sec > 0 ? `posters/${name}-${sec}s.svg` : `posters/${name}.svg`;
+}
+
+/**
  * bytes as "412 kB" or "1.4 MB".
  * @param {number} n
  */
@@ -325,8 +342,10 @@ export function defineElement(converge, runtime) {
       bar.hidden = true;
       box.append(title);
       // The element's own content (a poster: docs/embedding.md) shows at
-      // once, before and while the runtime loads.
+      // once, before and while the runtime loads; without any, the
+      // built-in scenario's poster next to converge.js, if the host has it.
       if (this.childElementCount > 0) box.append(document.createElement("slot"));
+      else this.#poster(box);
       box.append(button, status, bar);
       root.replaceChildren(link, box);
       button.addEventListener("click", () => runtime.load());
@@ -353,6 +372,35 @@ export function defineElement(converge, runtime) {
     }
 
     /**
+     * Appends to box the poster of the element's built-in scenario at its
+     * second (posterPath, next to converge.js: `converge serve` draws any
+     * second, export-site writes 0s), shown once it has loaded and dropped
+     * if the host has none. A share or the Compare view has no poster.
+     * @param {HTMLElement} box
+     */
+    #poster(box) {
+      const compare = this.getAttribute("compare");
+      if (this.hasAttribute("share") || (compare !== null && compare !== "false") || viewOf(this.getAttribute("view")).includes("compare")) {
+        return;
+      }
+      const p = posterPath(this.getAttribute("scenario"), this.getAttribute("t"));
+      if (!p) return;
+      const img = document.createElement("img");
+      img.className = "cv-poster";
+      img.setAttribute("part", "poster");
+      img.alt = "";
+      img.loading = "lazy";
+      img.hidden = true;
+      img.addEventListener("load", () => {
+        img.hidden = false;
+        img.alt = `${this.getAttribute("scenario")}: the simulation's state before it loads`;
+      });
+      img.addEventListener("error", () => img.remove());
+      img.src = new URL(p, import.meta.url).href;
+      box.append(img);
+    }
+
+    /**
      * Shows the element's own content (its children: a poster, a link, a
      * picture) and, under it, one line that says why the simulation is not
      * there, in place of the loading state.
@@ -367,7 +415,9 @@ export function defineElement(converge, runtime) {
       line.className = "cv-status cv-fallback-reason";
       line.setAttribute("role", "alert");
       line.textContent = reason;
-      box.append(document.createElement("slot"), line);
+      box.append(document.createElement("slot"));
+      if (this.childElementCount === 0) this.#poster(box);
+      box.append(line);
       root.replaceChildren(...root.querySelectorAll("link"), box);
       this.#message = null;
     }
