@@ -65,11 +65,26 @@ export function viewOf(view) {
  * its pods line, what the controllers did, its times and writers (its
  * headline stays); the rollout card's
  * strategy line and each gauge's arithmetic (the gauges and pods stay).
+ * In a column under 560 px (a phone) it also packs what stays: the title
+ * on one line, a smaller headline, the two gauges (without their flag:
+ * the gauge's border says pacing or blocking) and the ReplicaSets side by
+ * side, tighter cards; 700 px at 375 px wide.
  */
 const compactCSS =
   ".cv-embed .cv-why-title,.cv-embed .cv-why-pods,.cv-embed .cv-why-acted,.cv-embed .cv-why-line .cv-times," +
   ".cv-embed .cv-writers,.cv-embed .cv-rollout .cv-strategy," +
-  ".cv-embed .cv-gauge .cv-math{display:none}";
+  ".cv-embed .cv-gauge .cv-math{display:none}" +
+  "@container (max-width:560px){" +
+  ".cv-embed .cv-embed-title{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}" +
+  ".cv-embed .cv-headline{font-size:.875rem;line-height:1.3}.cv-embed .cv-why-head{margin-bottom:2px}" +
+  ".cv-embed .cv-card{padding:8px 10px;margin-bottom:8px}" +
+  ".cv-embed .cv-rollout .cv-gauges{grid-template-columns:1fr 1fr;gap:6px;margin-bottom:8px}" +
+  ".cv-embed .cv-gauge{padding:6px 8px}.cv-embed .cv-gauge-head{flex-wrap:wrap;gap:0 6px;margin-bottom:4px}" +
+  ".cv-embed .cv-gauge-label{font-size:.85rem}.cv-embed .cv-gauge .cv-flag{display:none}" +
+  ".cv-embed .cv-gauge .cv-meaning{display:none}" +
+  ".cv-embed .cv-columns{grid-template-columns:repeat(auto-fit,minmax(140px,1fr));gap:6px}" +
+  ".cv-embed .cv-col{padding:6px 8px}.cv-embed .cv-rollout-head{margin-bottom:6px}.cv-embed .cv-summary{font-size:.8rem}" +
+  ".cv-embed .cv-rollout-title{font-size:.95rem}.cv-embed .cv-counts{font-size:.8rem}}";
 
 /**
  * The shadow root's CSS that hides what a view leaves out, and keeps the
@@ -110,20 +125,18 @@ export function cssHeight(v) {
 }
 
 /**
- * The path of a built-in scenario's poster at second t (the t attribute:
- * seconds or a duration such as 1m30s), relative to converge.js, as
- * core/poster's Path names it: posters/NAME.svg at 0s, else
- * posters/NAME-Ts.svg; "" for what has no poster file.
+ * The path of a built-in scenario's poster at 0s, relative to converge.js
+ * (core/poster's Path): posters/NAME.svg, which `converge serve`,
+ * export-site and the npm package all have. "" for another second (a
+ * static host has no poster of it: the page puts one inside the element,
+ * docs/embedding.md) or a name that is not a built-in's.
  * @param {string | null} name
  * @param {string | null} t
  * @returns {string}
  */
 export function posterPath(name, t) {
   if (!name || !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/.test(name)) return "";
-  const v = (t ?? "").trim();
-  const d = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(v);
-  const sec = /^\d+$/.test(v) ? Number(v) : d && v ? Number(d[1] ?? 0) * 3600 + Number(d[2] ?? 0) * 60 + Number(d[3] ?? 0) : 0;
-  return sec > 0 ? `posters/${name}-${sec}s.svg` : `posters/${name}.svg`;
+  return /^(0+s?)?$/.test((t ?? "").trim()) ? `posters/${name}.svg` : "";
 }
 
 /**
@@ -372,10 +385,10 @@ export function defineElement(converge, runtime) {
     }
 
     /**
-     * Appends to box the poster of the element's built-in scenario at its
-     * second (posterPath, next to converge.js: `converge serve` draws any
-     * second, export-site writes 0s), shown once it has loaded and dropped
-     * if the host has none. A share or the Compare view has no poster.
+     * Appends to box the poster of the element's built-in scenario at 0s
+     * (posterPath, next to converge.js), with an empty alt (nothing shows)
+     * until it has loaded, and dropped if the host has none. A share, another second or the
+     * Compare view gets none here.
      * @param {HTMLElement} box
      */
     #poster(box) {
@@ -389,10 +402,8 @@ export function defineElement(converge, runtime) {
       img.className = "cv-poster";
       img.setAttribute("part", "poster");
       img.alt = "";
-      img.loading = "lazy";
-      img.hidden = true;
+      img.loading = "lazy"; // not hidden: a lazy image that is not displayed never loads
       img.addEventListener("load", () => {
-        img.hidden = false;
         img.alt = `${this.getAttribute("scenario")}: the simulation's state before it loads`;
       });
       img.addEventListener("error", () => img.remove());

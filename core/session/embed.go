@@ -112,5 +112,5 @@ func withPoster(element, pageURL, name string) string {
 	base = base[:strings.LastIndexByte(base, '/')+1]
 	open, _ := strings.CutSuffix(element, "</converge-sim>")
 	return open + `<img src="` + html.EscapeString(base+"posters/"+name+".svg") + `" alt="` + html.EscapeString(name) +
-		`: the simulation before it loads" width="480"></converge-sim>`
+		`: the simulation before it loads" width="480" style="max-width:100%;height:auto"></converge-sim>`
 }

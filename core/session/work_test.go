@@ -127,7 +127,7 @@ func TestEmbedPanel(t *testing.T) {
 
 	s.SeekTo(0)
 	pn = s.EmbedPanel("https://docs.example/c/index.html?x=1", "")
-	assert.Equal(t, `<converge-sim scenario="beta"><img src="https://docs.example/c/posters/beta.svg" alt="beta: the simulation before it loads" width="480"></converge-sim>`,
+	assert.Equal(t, `<converge-sim scenario="beta"><img src="https://docs.example/c/posters/beta.svg" alt="beta: the simulation before it loads" width="480" style="max-width:100%;height:auto"></converge-sim>`,
 		pn.Embed.Element, "a built-in at 0s carries its poster")
 
 	big := []byte("name: big\n" + strings.Repeat("#", scenario.MaxShareSize))
