@@ -65,11 +65,26 @@ export function viewOf(view) {
  * its pods line, what the controllers did, its times and writers (its
  * headline stays); the rollout card's
  * strategy line and each gauge's arithmetic (the gauges and pods stay).
+ * In a column under 560 px (a phone) it also packs what stays: the title
+ * on one line, a smaller headline, the two gauges (without their flag:
+ * the gauge's border says pacing or blocking) and the ReplicaSets side by
+ * side, tighter cards; 700 px at 375 px wide.
  */
 const compactCSS =
   ".cv-embed .cv-why-title,.cv-embed .cv-why-pods,.cv-embed .cv-why-acted,.cv-embed .cv-why-line .cv-times," +
   ".cv-embed .cv-writers,.cv-embed .cv-rollout .cv-strategy," +
-  ".cv-embed .cv-gauge .cv-math{display:none}";
+  ".cv-embed .cv-gauge .cv-math{display:none}" +
+  "@container (max-width:560px){" +
+  ".cv-embed .cv-embed-title{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}" +
+  ".cv-embed .cv-headline{font-size:.875rem;line-height:1.3}.cv-embed .cv-why-head{margin-bottom:2px}" +
+  ".cv-embed .cv-card{padding:8px 10px;margin-bottom:8px}" +
+  ".cv-embed .cv-rollout .cv-gauges{grid-template-columns:1fr 1fr;gap:6px;margin-bottom:8px}" +
+  ".cv-embed .cv-gauge{padding:6px 8px}.cv-embed .cv-gauge-head{flex-wrap:wrap;gap:0 6px;margin-bottom:4px}" +
+  ".cv-embed .cv-gauge-label{font-size:.85rem}.cv-embed .cv-gauge .cv-flag{display:none}" +
+  ".cv-embed .cv-gauge .cv-meaning{display:none}" +
+  ".cv-embed .cv-columns{grid-template-columns:repeat(auto-fit,minmax(140px,1fr));gap:6px}" +
+  ".cv-embed .cv-col{padding:6px 8px}.cv-embed .cv-rollout-head{margin-bottom:6px}.cv-embed .cv-summary{font-size:.8rem}" +
+  ".cv-embed .cv-rollout-title{font-size:.95rem}.cv-embed .cv-counts{font-size:.8rem}}";
 
 /**
  * The shadow root's CSS that hides what a view leaves out, and keeps the
@@ -107,6 +122,21 @@ export function cssHeight(v) {
   if (/^\d+(\.\d+)?$/.test(s)) return `${s}px`;
   if (/^\d+(\.\d+)?(px|em|rem|vh|svh|dvh|%)$/.test(s)) return s;
   return "";
+}
+
+/**
+ * The path of a built-in scenario's poster at 0s, relative to converge.js
+ * (core/poster's Path): posters/NAME.svg, which `converge serve`,
+ * export-site and the npm package all have. "" for another second (a
+ * static host has no poster of it: the page puts one inside the element,
+ * docs/embedding.md) or a name that is not a built-in's.
+ * @param {string | null} name
+ * @param {string | null} t
+ * @returns {string}
+ */
+export function posterPath(name, t) {
+  if (!name || !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/.test(name)) return "";
+  return /^(0+s?)?$/.test((t ?? "").trim()) ? `posters/${name}.svg` : "";
 }
 
 /**
@@ -333,8 +363,10 @@ export function defineElement(converge, runtime) {
       bar.hidden = true;
       box.append(title);
       // The element's own content (a poster: docs/embedding.md) shows at
-      // once, before and while the runtime loads.
+      // once, before and while the runtime loads; without any, the
+      // built-in scenario's poster next to converge.js, if the host has it.
       if (this.childElementCount > 0) box.append(document.createElement("slot"));
+      else this.#poster(box);
       box.append(button, status, bar);
       root.replaceChildren(link, box);
       button.addEventListener("click", () => runtime.load());
@@ -361,6 +393,33 @@ export function defineElement(converge, runtime) {
     }
 
     /**
+     * Appends to box the poster of the element's built-in scenario at 0s
+     * (posterPath, next to converge.js), with an empty alt (nothing shows)
+     * until it has loaded, and dropped if the host has none. A share, another second or the
+     * Compare view gets none here.
+     * @param {HTMLElement} box
+     */
+    #poster(box) {
+      const compare = this.getAttribute("compare");
+      if (this.hasAttribute("share") || (compare !== null && compare !== "false") || viewOf(this.getAttribute("view")).includes("compare")) {
+        return;
+      }
+      const p = posterPath(this.getAttribute("scenario"), this.getAttribute("t"));
+      if (!p) return;
+      const img = document.createElement("img");
+      img.className = "cv-poster";
+      img.setAttribute("part", "poster");
+      img.alt = "";
+      img.loading = "lazy"; // not hidden: a lazy image that is not displayed never loads
+      img.addEventListener("load", () => {
+        img.alt = `${this.getAttribute("scenario")}: the simulation's state before it loads`;
+      });
+      img.addEventListener("error", () => img.remove());
+      img.src = new URL(p, import.meta.url).href;
+      box.append(img);
+    }
+
+    /**
      * Shows the element's own content (its children: a poster, a link, a
      * picture) and, under it, one line that says why the simulation is not
      * there, in place of the loading state.
@@ -375,7 +434,9 @@ export function defineElement(converge, runtime) {
       line.className = "cv-status cv-fallback-reason";
       line.setAttribute("role", "alert");
       line.textContent = reason;
-      box.append(document.createElement("slot"), line);
+      box.append(document.createElement("slot"));
+      if (this.childElementCount === 0) this.#poster(box);
+      box.append(line);
       root.replaceChildren(...root.querySelectorAll("link"), box);
       this.#message = null;
     }

@@ -31,7 +31,7 @@ func docsSite(t testing.TB, assets, body string) string {
 		origin = u.Scheme + "://" + u.Host
 	}
 	csp := "default-src 'none'; script-src " + origin + " 'wasm-unsafe-eval'; connect-src " + origin +
-		"; style-src 'self' " + origin + "; img-src 'self' data:"
+		"; style-src 'self' " + origin + "; img-src 'self' data: " + origin
 	page := `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="` + csp + `">

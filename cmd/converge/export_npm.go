@@ -88,6 +88,17 @@ func npmBundle(fsys fs.FS, quality int) ([]bundleFile, error) {
 		return nil, err
 	}
 	files = append(files, bundleFile{name: web.WasmPath + ".br", data: br})
+	// The built-in scenarios' posters at 0s, which an element shows while
+	// the simulator loads (docs/embedding.md, "Posters").
+	posters, err := posterFiles()
+	if err != nil {
+		return nil, err
+	}
+	files = append(files, posters...)
+	listed := append(append([]string{}, npmFiles...), web.WasmPath+".br", "README.md")
+	for _, f := range posters {
+		listed = append(listed, f.name)
+	}
 	pkg := npmPackage{
 		Name:        npmName,
 		Version:     version.Version,
@@ -100,9 +111,10 @@ func npmBundle(fsys fs.FS, quality int) ([]bundleFile, error) {
 			"./converge-sim.js": "./converge-sim.js",
 			"./style.css":       "./style.css",
 			"./dist/*":          "./dist/*",
+			"./posters/*":       "./posters/*",
 			"./package.json":    "./package.json",
 		},
-		Files:    append(append([]string{}, npmFiles...), web.WasmPath+".br", "README.md"),
+		Files:    listed,
 		Keywords: []string{"kubernetes", "deployment", "simulator", "webassembly", "web-component"},
 	}
 	data, err := json.MarshalIndent(pkg, "", "  ")

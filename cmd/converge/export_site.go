@@ -68,6 +68,11 @@ func exportSite(e *env, dir string, quality int, baseURL string) error {
 	if err != nil {
 		return err
 	}
+	posters, err := posterFiles()
+	if err != nil {
+		return err
+	}
+	files = append(files, posters...)
 	if baseURL != "" {
 		u, _ := view.ParsePublicURL(baseURL) // withPublicURL checked it
 		for i, f := range files {

@@ -38,6 +38,7 @@ var commands = []*command{
 	unshareCommand,
 	kubectlCommand,
 	exportKubectlCommand,
+	posterCommand,
 }
 
 // command is one subcommand.

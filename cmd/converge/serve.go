@@ -62,7 +62,7 @@ func serveFS(ctx context.Context, e *env, fsys fs.FS, addr string) error {
 	if err != nil {
 		return badInput(err)
 	}
-	srv := newServer(s, e, defaultLimits)
+	srv := newServer(withPosters(s), e, defaultLimits)
 	if w := bindWarning(addr, ln.Addr()); w != "" {
 		fmt.Fprintln(e.stderr, w)
 	}

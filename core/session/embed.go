@@ -90,9 +90,27 @@ func (s *Session) EmbedPanel(pageURL, publicURL string) EmbedPanel {
 	case err != nil:
 		return EmbedPanel{Intro: "No snippet: " + err.Error(), Bad: true}
 	}
+	if l.Builtin != "" && l.T == 0 && s.Compare == nil {
+		em.Element = withPoster(em.Element, address, l.Builtin)
+	}
 	p := EmbedPanel{Intro: view.EmbedIntro(l.T), Embed: em}
 	if local {
 		p.Where = view.EmbedLocalNote(address)
 	}
 	return p
+}
+
+// withPoster puts the built-in scenario name's poster at 0s, which
+// `converge serve` and every export-site have at posters/NAME.svg
+// (docs/embedding.md, "Posters"), inside the element: readers see it at
+// once, and without JavaScript.
+func withPoster(element, pageURL, name string) string {
+	base := pageURL
+	if i := strings.IndexAny(base, "?#"); i >= 0 {
+		base = base[:i]
+	}
+	base = base[:strings.LastIndexByte(base, '/')+1]
+	open, _ := strings.CutSuffix(element, "</converge-sim>")
+	return open + `<img src="` + html.EscapeString(base+"posters/"+name+".svg") + `" alt="` + html.EscapeString(name) +
+		`: the simulation before it loads" width="480" style="max-width:100%;height:auto"></converge-sim>`
 }

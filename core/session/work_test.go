@@ -123,6 +123,12 @@ func TestEmbedPanel(t *testing.T) {
 	pn = s.EmbedPanel("http://127.0.0.1:8080/", "https://converge.example.org/")
 	assert.Empty(t, pn.Where, "the public URL the server was given")
 	assert.Contains(t, pn.Embed.Script, `src="https://converge.example.org/converge.js"`)
+	assert.Equal(t, `<converge-sim scenario="beta" t="12"></converge-sim>`, pn.Embed.Element, "only 0s has a poster on every host")
+
+	s.SeekTo(0)
+	pn = s.EmbedPanel("https://docs.example/c/index.html?x=1", "")
+	assert.Equal(t, `<converge-sim scenario="beta"><img src="https://docs.example/c/posters/beta.svg" alt="beta: the simulation before it loads" width="480" style="max-width:100%;height:auto"></converge-sim>`,
+		pn.Embed.Element, "a built-in at 0s carries its poster")
 
 	big := []byte("name: big\n" + strings.Repeat("#", scenario.MaxShareSize))
 	require.False(t, s.Load(big).HasErrors())
