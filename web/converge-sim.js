@@ -415,7 +415,9 @@ export function defineElement(converge, runtime) {
         img.alt = `${this.getAttribute("scenario")}: the simulation's state before it loads`;
       });
       img.addEventListener("error", () => img.remove());
-      img.src = new URL(p, import.meta.url).href;
+      // Posters sit next to the root converge.js, not under the
+      // content-hashed copy of this module (v/HASH/, docs/embedding.md#caching).
+      img.src = new URL(p, import.meta.url.replace(/\/v\/[0-9a-f]+\/([^/]*)$/, "/$1")).href;
       box.append(img);
     }
 
