@@ -28,8 +28,7 @@ type podTicks struct {
 	quiet, busy           time.Duration
 	quietPods, busyPods   int64
 	quietTicks, busyTicks int
-	writes, creates       int64
-	removed, events       int64
+	writes, events        int64
 }
 
 func runPodTicks(b *testing.B, scn perfScenario) podTicks {
