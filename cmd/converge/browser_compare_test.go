@@ -174,7 +174,10 @@ func TestUICompareShareLink(t *testing.T) {
 		}
 		return true;
 	})()`)
-	e.waitFor(t, `["shared", "forced", "plain"].every((id) => document.getElementById(id).shadowRoot.querySelector(".cv-app"))`)
+	// Each element's open and first render are tasks of their own: wait
+	// for every element's opened promise (docs/js-api.md), not for its
+	// shadow root's first node.
+	evalJS[bool](t, e, `Promise.all(["shared", "forced", "plain"].map((id) => document.getElementById(id).opened)).then((rs) => rs.every((r) => r && r.ok))`)
 	cols := evalJS[map[string]int](t, e, `Object.fromEntries(["shared", "forced", "plain"].map((id) => {
 		const root = document.getElementById(id).shadowRoot;
 		const cmp = root.querySelector(".cv-compare");
