@@ -94,14 +94,15 @@ func Equals(a, b List) bool {
 	return true
 }
 
-// IsZero is quota.IsZero: every value is zero.
-func IsZero(l List) bool {
-	for _, v := range l {
+// RemoveZeros is quota.RemoveZeros: l without its zero entries.
+func RemoveZeros(l List) List {
+	out := List{}
+	for k, v := range l {
 		if v.MilliValue() != 0 {
-			return false
+			out[k] = v
 		}
 	}
-	return true
+	return out
 }
 
 // PrettyPrint is the admission plugin's prettyPrint:
@@ -218,14 +219,24 @@ func podUsage(s *api.PodSpec) List {
 // podTotal sums resource r's requests (or limits) over the containers and
 // takes the largest init container's when that is more; false when no
 // container sets it.
+//
+// The sum is written in the notation of the first container's non-zero
+// amount, as resource.Quantity's Add keeps its receiver's format in memory:
+// 128Mi + 1G + 1e9 is 2084197Ki, not 2134217728.
 func podTotal(s *api.PodSpec, r string, requests bool) (api.Quantity, bool) {
-	var sum api.Quantity
+	var first, rest api.Quantity
 	found := false
 	for i := range s.Containers {
 		if q, ok := containerAmount(&s.Containers[i], r, requests); ok {
-			sum, found = sum.Plus(q), true
+			if first.MilliValue() == 0 {
+				first = q
+			} else {
+				rest = rest.Plus(q)
+			}
+			found = true
 		}
 	}
+	sum := first.Plus(rest)
 	for i := range s.InitContainers {
 		if q, ok := containerAmount(&s.InitContainers[i], r, requests); ok {
 			if !found || q.MilliValue() > sum.MilliValue() {
@@ -387,15 +398,20 @@ func Admit(quotas []*api.ResourceQuota, obj api.Object, now time.Time) (changed 
 			return nil, fmt.Errorf("failed quota: %s: %v", q.Name, err)
 		}
 		if !hasUsageStats(q, required) {
-			return nil, fmt.Errorf("status unknown for quota: %s", q.Name)
+			names := slices.Clone(required)
+			sort.Strings(names)
+			return nil, fmt.Errorf("status unknown for quota: %s, resources: %s", q.Name, strings.Join(names, ","))
 		}
 		interesting = append(interesting, q)
 	}
 	if len(interesting) == 0 {
 		return nil, nil
 	}
-	delta := Usage(obj, now)
-	if IsZero(delta) {
+	// The plugin drops the zero entries (quota.RemoveZeros): a request of
+	// 0 is not charged, so a quota already over its limit there does not
+	// refuse it.
+	delta := RemoveZeros(Usage(obj, now))
+	if len(delta) == 0 {
 		return nil, nil
 	}
 	for _, q := range interesting {

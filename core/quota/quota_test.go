@@ -97,7 +97,12 @@ func TestAdmit(t *testing.T) {
 			"exceeded quota: quota, requested: requests.memory=512Mi, used: requests.memory=768Mi, limited: requests.memory=1Gi", nil},
 		{"a quota not synced yet limits nothing", []*api.ResourceQuota{{ObjectMeta: api.ObjectMeta{Name: "new", Namespace: "test"},
 			Spec: api.ResourceQuotaSpec{Hard: rl("pods", "0")}}}, validPod("p", 1, nil, nil), "", nil},
-		{"status unknown", []*api.ResourceQuota{withStatus(rl("pods", "5"), nil)}, validPod("p", 1, nil, nil), "status unknown for quota: quota", nil},
+		{"status unknown", []*api.ResourceQuota{withStatus(rl("pods", "5"), nil)}, validPod("p", 1, nil, nil), "status unknown for quota: quota, resources: pods", nil},
+		// Found by make k8sdiff (TestDiffQuota): a zero request is not
+		// charged (RemoveZeros), so a quota already over its limit there
+		// does not refuse it.
+		{"a zero request is not charged", []*api.ResourceQuota{withStatus(rl("requests.memory", "0", "pods", "5"), rl("requests.memory", "128Mi", "pods", "1"))},
+			validPod("p", 1, rl("cpu", "100m", "memory", "0"), rl("memory", "64Mi")), "", []api.ResourceList{rl("requests.memory", "128Mi", "pods", "2")}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -154,6 +159,12 @@ func TestPodUsage(t *testing.T) {
 			deleted(20, 30), "count/pods=1,cpu=1,pods=1,requests.cpu=1"},
 		{"stuck terminating past it no longer does", &api.Pod{Spec: api.PodSpec{Containers: []api.Container{{Resources: api.ResourceRequirements{Requests: rl("cpu", "1")}}}}},
 			deleted(61, 30), "count/pods=1"},
+		// Found by make k8sdiff (TestDiffQuota): the sum keeps the first
+		// container's notation (Quantity.Add), 128Mi + 1G + 1e9 = 2084197Ki.
+		{"the sum in the first container's notation", &api.Pod{Spec: api.PodSpec{Containers: []api.Container{
+			{Resources: api.ResourceRequirements{Requests: rl("memory", "128Mi")}}, {Resources: api.ResourceRequirements{Requests: rl("memory", "1G")}},
+			{Resources: api.ResourceRequirements{Requests: rl("memory", "1e9")}}}}},
+			nil, "count/pods=1,memory=2084197Ki,pods=1,requests.memory=2084197Ki"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -171,7 +182,7 @@ func TestPodUsage(t *testing.T) {
 }
 
 // TestResourceListArithmetic ports apiserver pkg/quota/v1 resources_test.go
-// (TestEquals, TestLessThanOrEqual, TestAdd, TestSubtract, TestMask, TestIsZero).
+// (TestEquals, TestLessThanOrEqual, TestAdd, TestSubtract, TestMask, TestRemoveZeros).
 func TestResourceListArithmetic(t *testing.T) {
 	t.Parallel()
 	assert.True(t, quota.Equals(rl("cpu", "100m"), rl("cpu", "0.1")))
@@ -183,8 +194,9 @@ func TestResourceListArithmetic(t *testing.T) {
 	assert.True(t, ok, "what b does not limit does not count")
 	assert.Equal(t, "cpu=200m,memory=1Gi", quota.PrettyPrint(quota.Add(rl("cpu", "100m"), rl("cpu", "100m", "memory", "1Gi"))))
 	assert.Equal(t, "cpu=100m", quota.PrettyPrint(quota.Mask(rl("cpu", "100m", "memory", "1Gi"), []string{"cpu", "pods"})))
-	assert.True(t, quota.IsZero(rl("cpu", "0", "memory", "0")))
-	assert.False(t, quota.IsZero(rl("cpu", "1m")))
+	assert.Empty(t, quota.RemoveZeros(rl("cpu", "0", "memory", "0")), "all-zeros")
+	assert.Equal(t, "storage=100Gi", quota.PrettyPrint(quota.RemoveZeros(rl("cpu", "0", "memory", "0", "storage", "100Gi"))), "some-zeros")
+	assert.Equal(t, "cpu=200m,memory=1Gi", quota.PrettyPrint(quota.RemoveZeros(rl("cpu", "200m", "memory", "1Gi"))), "non-zero")
 	assert.Equal(t, "count/deployments.apps", quota.ObjectCountName(api.KindDeployment))
 	assert.Equal(t, "count/pods", quota.ObjectCountName(api.KindPod))
 }
