@@ -50,7 +50,7 @@ func (l *Loaded) Sync(c *Case) (*Outcome, error) {
 	default:
 		return nil, fmt.Errorf("case %q: unknown controller %q", c.Name, c.Controller)
 	}
-	out := &Outcome{After: l.Dump(c.Deployment.Name)}
+	out := &Outcome{After: l.Dump(c.Deployment.Name), Records: ctx.Log.Records}
 	for _, e := range ctx.Calls { // as the controller asked, before the recorder's correlation
 		if e.Source == name {
 			out.Events = append(out.Events, Event{Type: e.Type, Reason: e.Reason, Message: e.Message})

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"converge/core/controller"
 )
 
 // Outcome is what one sync did, as either side reports it: the state
@@ -17,6 +19,10 @@ type Outcome struct {
 	Rejected string  `json:"rejected,omitempty"`
 	After    State   `json:"after"`
 	Events   []Event `json:"events,omitempty"`
+	// Records are the sync records the controller wrote (the Deployment
+	// controller's carry its rollout record: the progress deadline's
+	// countdown, which tools/k8sdiff compares with upstream's requeue).
+	Records []controller.SyncRecord `json:"-"`
 }
 
 // Event is one event a controller sent.

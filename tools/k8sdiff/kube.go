@@ -63,26 +63,9 @@ type kube struct {
 // exactly the case's now.
 func runKube(c *k8scase.Case, uids map[string]string) (*k8scase.Outcome, error) {
 	k := &kube{c: c, base: time.Now().UTC(), uids: uids, rec: record.NewFakeRecorder(10000)}
-	d := k.deployment()
-	if msg := validate(d); msg != "" {
+	if msg := k.setup(); msg != "" {
 		return &k8scase.Outcome{Rejected: msg}, nil
 	}
-	objs := []runtime.Object{d}
-	for _, i := range c.ReplicaSetOrder() {
-		objs = append(objs, k.replicaSet(&c.ReplicaSets[i], d))
-	}
-	for _, i := range c.PodOrder() {
-		objs = append(objs, k.pod(&c.Pods[i]))
-	}
-	for _, o := range objs {
-		o.(metav1.Object).SetResourceVersion("1")
-	}
-	k.rv = 1
-	k.client = fake.NewSimpleClientset(objs...)
-	k.client.PrependReactor("*", "*", k.versioned)
-	k.client.PrependReactor("create", "pods", k.createPod)
-	k.inf = informers.NewSharedInformerFactory(k.client, 0)
-
 	ctx, cancel := context.WithCancel(klog.NewContext(context.Background(), logr.Discard()))
 	defer cancel()
 	var err error
@@ -107,6 +90,33 @@ func runKube(c *k8scase.Case, uids map[string]string) (*k8scase.Outcome, error) 
 	}
 	out.Events = k.events()
 	return out, nil
+}
+
+// setup builds the fake API server holding the case's objects and the
+// informer factory over it; it returns the API server's refusal of an
+// invalid Deployment.
+func (k *kube) setup() string {
+	c := k.c
+	d := k.deployment()
+	if msg := validate(d); msg != "" {
+		return msg
+	}
+	objs := []runtime.Object{d}
+	for _, i := range c.ReplicaSetOrder() {
+		objs = append(objs, k.replicaSet(&c.ReplicaSets[i], d))
+	}
+	for _, i := range c.PodOrder() {
+		objs = append(objs, k.pod(&c.Pods[i]))
+	}
+	for _, o := range objs {
+		o.(metav1.Object).SetResourceVersion("1")
+	}
+	k.rv = 1
+	k.client = fake.NewSimpleClientset(objs...)
+	k.client.PrependReactor("*", "*", k.versioned)
+	k.client.PrependReactor("create", "pods", k.createPod)
+	k.inf = informers.NewSharedInformerFactory(k.client, 0)
+	return ""
 }
 
 // syncError marks an error a sync returned: the controller would retry
