@@ -53,6 +53,10 @@ type kube struct {
 	creates int
 	// rv is the last resourceVersion handed out.
 	rv int
+	// exp, when set, is the ReplicaSet controller's expectations, kept
+	// across syncs (TestDiffExpectations); otherwise each sync starts
+	// with none.
+	exp *controller.UIDTrackingControllerExpectations
 }
 
 // runKube runs one sync of Kubernetes' controller on the case, with the
@@ -376,6 +380,9 @@ func (k *kube) syncReplicaSets(ctx context.Context) error {
 		replicaset.BurstReplicas, apps.SchemeGroupVersion.WithKind("ReplicaSet"), "replicaset_controller", "replicaset",
 		controller.RealPodControl{KubeClient: k.client, Recorder: k.rec}, broadcaster, replicaset.DefaultReplicaSetControllerFeatures())
 	defer shutDown(rsc)
+	if k.exp != nil {
+		setField(rsc, "expectations", k.exp)
+	}
 	var firstErr error
 	for _, i := range k.c.ReplicaSetOrder() {
 		if err := k.fill(); err != nil {
