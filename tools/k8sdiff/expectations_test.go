@@ -65,7 +65,7 @@ func (g *gen) expectationsRun(name string) (string, []string, error) {
 	if g.chance(0.7) {
 		lagRate = 0.2 + 0.4*g.r.Float64()
 	}
-	lose := g.chance(0.3) // one creation is never delivered
+	lose := g.chance(0.3)      // one creation is never delivered
 	hidden := map[string]int{} // pod -> the round its creation reaches upstream's cache
 	owner := map[string]string{}
 	var notes []string
