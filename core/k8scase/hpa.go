@@ -36,6 +36,28 @@ type HPACase struct {
 	Behavior *api.HorizontalPodAutoscalerBehavior `json:"behavior,omitempty"`
 	Pods     []HPAPod                             `json:"pods,omitempty"`
 	Syncs    []HPASync                            `json:"syncs"`
+	// Second, when set, is a second HPA "api" scaling the Deployment
+	// "api", whose scale's selector may select some of the same pods:
+	// each HPA then finds them controlled by both (AmbiguousSelector).
+	Second *HPASecond `json:"second,omitempty"`
+}
+
+// HPASecond is the second HPA of a case: its target's selector ("app=web",
+// "tier=front" or "app=api"), scale and maxReplicas (metrics: the default,
+// cpu at 80%), and whether it is reconciled before "web" in each sync.
+type HPASecond struct {
+	Selector    string `json:"selector"`
+	Replicas    int32  `json:"replicas"`
+	MaxReplicas int32  `json:"maxReplicas"`
+	First       bool   `json:"first,omitempty"`
+}
+
+// HPAEdit is the HPA "web"'s spec as the user edits it before a sync.
+type HPAEdit struct {
+	MinReplicas *int32                               `json:"minReplicas,omitempty"`
+	MaxReplicas int32                                `json:"maxReplicas"`
+	Metrics     []HPAMetric                          `json:"metrics,omitempty"`
+	Behavior    *api.HorizontalPodAutoscalerBehavior `json:"behavior,omitempty"`
 }
 
 // HPAMetric is one Resource metric: cpu or memory, with a Utilization
@@ -59,6 +81,8 @@ type HPAPod struct {
 	ReadySince int64  `json:"readySince,omitempty"`
 	Start      *int64 `json:"start,omitempty"`
 	Deleting   bool   `json:"deleting,omitempty"`
+	// Tier adds the label tier=front.
+	Tier bool `json:"tier,omitempty"`
 }
 
 // HPASync is one sync: when, the target's spec.replicas set just before
@@ -67,6 +91,10 @@ type HPASync struct {
 	At       int64          `json:"at"`
 	Replicas *int32         `json:"replicas,omitempty"`
 	Metrics  []HPAPodMetric `json:"metrics,omitempty"`
+	// Edit is the HPA's spec edited just before the sync; AddPods are
+	// pods that appear just before it (a rescale's new pods).
+	Edit    *HPAEdit `json:"edit,omitempty"`
+	AddPods []HPAPod `json:"addPods,omitempty"`
 }
 
 // HPAPodMetric is one pod's sample: usage in milli-units, measured over
@@ -85,6 +113,8 @@ type HPAOutcome struct {
 	Replicas int32     `json:"replicas"`
 	Status   HPAStatus `json:"status"`
 	Events   []Event   `json:"events,omitempty"`
+	// Second is the second HPA's outcome of the same sync.
+	Second *HPAOutcome `json:"second,omitempty"`
 }
 
 // HPAStatus is the HPA's status, normalized: metrics rendered as text,
@@ -102,21 +132,39 @@ type HPAStatus struct {
 func (c *HPACase) HPAObject() *api.HorizontalPodAutoscaler {
 	h := &api.HorizontalPodAutoscaler{ObjectMeta: api.ObjectMeta{Name: "web", Namespace: Namespace}}
 	h.Spec.ScaleTargetRef = api.CrossVersionObjectReference{APIVersion: "apps/v1", Kind: api.KindDeployment, Name: "web"}
-	h.Spec.MinReplicas = c.MinReplicas
-	h.Spec.MaxReplicas = c.MaxReplicas
-	for _, m := range c.Metrics {
+	c.apply(&HPAEdit{MinReplicas: c.MinReplicas, MaxReplicas: c.MaxReplicas, Metrics: c.Metrics, Behavior: c.Behavior}, &h.Spec)
+	return h
+}
+
+// SecondObject is the second HPA, "api" (nil without one).
+func (c *HPACase) SecondObject() *api.HorizontalPodAutoscaler {
+	if c.Second == nil {
+		return nil
+	}
+	h := &api.HorizontalPodAutoscaler{ObjectMeta: api.ObjectMeta{Name: "api", Namespace: Namespace}}
+	h.Spec.ScaleTargetRef = api.CrossVersionObjectReference{APIVersion: "apps/v1", Kind: api.KindDeployment, Name: "api"}
+	h.Spec.MaxReplicas = c.Second.MaxReplicas
+	return h
+}
+
+// apply sets the spec an edit describes.
+func (c *HPACase) apply(e *HPAEdit, spec *api.HorizontalPodAutoscalerSpec) {
+	spec.MinReplicas = e.MinReplicas
+	spec.MaxReplicas = e.MaxReplicas
+	spec.Metrics = nil
+	spec.Behavior = nil
+	for _, m := range e.Metrics {
 		t := api.MetricTarget{Type: api.UtilizationMetricType, AverageUtilization: m.Utilization}
 		if m.AverageValue != "" {
 			q := api.MustQuantity(m.AverageValue)
 			t = api.MetricTarget{Type: api.AverageValueMetricType, AverageValue: &q}
 		}
-		h.Spec.Metrics = append(h.Spec.Metrics, api.MetricSpec{Type: api.ResourceMetricSourceType,
+		spec.Metrics = append(spec.Metrics, api.MetricSpec{Type: api.ResourceMetricSourceType,
 			Resource: &api.ResourceMetricSource{Name: m.Resource, Target: t}})
 	}
-	if c.Behavior != nil {
-		h.Spec.Behavior = &api.HorizontalPodAutoscalerBehavior{ScaleUp: c.Behavior.ScaleUp.DeepCopy(), ScaleDown: c.Behavior.ScaleDown.DeepCopy()}
+	if e.Behavior != nil {
+		spec.Behavior = &api.HorizontalPodAutoscalerBehavior{ScaleUp: e.Behavior.ScaleUp.DeepCopy(), ScaleDown: e.Behavior.ScaleDown.DeepCopy()}
 	}
-	return h
 }
 
 // RunHPA runs the case's syncs with Converge's HPA controller and returns
@@ -139,13 +187,30 @@ func RunHPA(c *HPACase) ([]HPAOutcome, error) {
 	if _, err := st.UpdateStatus(dep); err != nil {
 		return nil, err
 	}
+	if c.Second != nil {
+		if err := createSecondTarget(st, c.Second); err != nil {
+			return nil, err
+		}
+	}
 	for _, cp := range c.Pods {
 		if err := createHPAPod(st, cp, base); err != nil {
 			return nil, err
 		}
 	}
-	if _, err := st.Create(c.HPAObject()); err != nil {
-		return nil, err
+	names := []string{"web"}
+	for _, h := range []*api.HorizontalPodAutoscaler{c.HPAObject(), c.SecondObject()} {
+		if h == nil {
+			continue
+		}
+		if _, err := st.Create(h); err != nil {
+			return nil, err
+		}
+	}
+	if c.Second != nil {
+		names = append(names, "api")
+		if c.Second.First {
+			names = []string{"api", "web"}
+		}
 	}
 	ctl := podautoscaler.New()
 	var out []HPAOutcome
@@ -156,29 +221,75 @@ func RunHPA(c *HPACase) ([]HPAOutcome, error) {
 				return nil, err
 			}
 		}
-		ctx := &controller.Context{Store: st, Log: &controller.SyncLog{}, Metrics: caseMetrics{sync: sy, base: base}, KeepCalls: true}
-		h, err := st.GetHorizontalPodAutoscaler(Namespace, "web")
-		if err != nil {
-			return nil, err
-		}
-		ctl.SyncNow(ctx, h)
-		o := HPAOutcome{}
-		h, _ = st.GetHorizontalPodAutoscaler(Namespace, "web")
-		dd, _ := st.GetDeployment(Namespace, "web")
-		o.Replicas = api.Deref(dd.Spec.Replicas, 1)
-		o.Status = DumpHPAStatus(&h.Status, base)
-		for _, e := range ctx.Calls { // as the controller asked, before the recorder's correlation
-			if e.Source == podautoscaler.Component {
-				o.Events = append(o.Events, Event{Type: e.Type, Reason: e.Reason, Message: e.Message})
+		if sy.Edit != nil {
+			h, err := st.GetHorizontalPodAutoscaler(Namespace, "web")
+			if err != nil {
+				return nil, err
+			}
+			h = h.DeepCopy()
+			c.apply(sy.Edit, &h.Spec)
+			if _, err := st.Update(h); err != nil {
+				return nil, err
 			}
 		}
-		out = append(out, o)
+		for _, cp := range sy.AddPods {
+			if err := createHPAPod(st, cp, base); err != nil {
+				return nil, err
+			}
+		}
+		outcomes := map[string]*HPAOutcome{}
+		for _, name := range names {
+			ctx := &controller.Context{Store: st, Log: &controller.SyncLog{}, Metrics: caseMetrics{sync: sy, base: base}, KeepCalls: true}
+			h, err := st.GetHorizontalPodAutoscaler(Namespace, name)
+			if err != nil {
+				return nil, err
+			}
+			ctl.SyncNow(ctx, h)
+			o := &HPAOutcome{}
+			h, _ = st.GetHorizontalPodAutoscaler(Namespace, name)
+			o.Status = DumpHPAStatus(&h.Status, base)
+			for _, e := range ctx.Calls { // as the controller asked, before the recorder's correlation
+				if e.Source == podautoscaler.Component {
+					o.Events = append(o.Events, Event{Type: e.Type, Reason: e.Reason, Message: e.Message})
+				}
+			}
+			outcomes[name] = o
+		}
+		for name, o := range outcomes {
+			dd, _ := st.GetDeployment(Namespace, name)
+			o.Replicas = api.Deref(dd.Spec.Replicas, 1)
+		}
+		o := outcomes["web"]
+		o.Second = outcomes["api"]
+		out = append(out, *o)
 	}
 	return out, nil
 }
 
+// createSecondTarget creates the Deployment "api" whose selector is the
+// second HPA's.
+func createSecondTarget(st *store.Store, s *HPASecond) error {
+	k, v, _ := strings.Cut(s.Selector, "=")
+	d := &api.Deployment{ObjectMeta: api.ObjectMeta{Name: "api", Namespace: Namespace}}
+	d.Spec.Replicas = api.Int32(s.Replicas)
+	d.Spec.Selector = &api.LabelSelector{MatchLabels: map[string]string{k: v}}
+	d.Spec.Template.Labels = map[string]string{k: v}
+	d.Spec.Template.Spec.Containers = []api.Container{{Name: "app", Image: "app:1"}}
+	created, err := st.Create(d)
+	if err != nil {
+		return err
+	}
+	dep := created.(*api.Deployment).DeepCopy()
+	dep.Status.Replicas = s.Replicas
+	_, err = st.UpdateStatus(dep)
+	return err
+}
+
 func createHPAPod(st *store.Store, cp HPAPod, base time.Time) error {
 	p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: cp.Name, Namespace: Namespace, Labels: map[string]string{"app": "web"}}}
+	if cp.Tier {
+		p.Labels["tier"] = "front"
+	}
 	p.Spec.NodeName = "node-1"
 	ct := api.Container{Name: "app", Image: "app:1"}
 	for res, q := range map[string]string{api.ResourceCPU: cp.CPU, api.ResourceMemory: cp.Memory} {
@@ -272,6 +383,9 @@ func HPADiff(converge, kube []HPAOutcome) []string {
 		}
 		if x, y := jsonOf(a.Events), jsonOf(b.Events); x != y {
 			out = append(out, fmt.Sprintf("sync %d: events:\n    converge %s\n    kube     %s", i, x, y))
+		}
+		if x, y := jsonOf(a.Second), jsonOf(b.Second); x != y {
+			out = append(out, fmt.Sprintf("sync %d: the second HPA:\n    converge %s\n    kube     %s", i, x, y))
 		}
 	}
 	return out

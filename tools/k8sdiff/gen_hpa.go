@@ -135,3 +135,79 @@ func (g *gen) rules() *api.HPAScalingRules {
 	}
 	return r
 }
+
+// hpaMultiCase is hpaCase with what happens around an HPA: a second HPA
+// (its target's selector the same pods, some of them, or none; reconciled
+// before or after the first) that makes the pods' control ambiguous, the
+// HPA's spec edited between syncs (min, max, metrics, behavior), and pods
+// that appear before a sync, as a rescale's new pods do (Pending, or
+// Running and not Ready yet, started a moment ago, with or without
+// metrics).
+func (g *gen) hpaMultiCase(name string) *k8scase.HPACase {
+	c := g.hpaCase(name)
+	if g.chance(0.6) {
+		c.Second = &k8scase.HPASecond{Selector: g.pick("app=web", "tier=front", "app=api"), Replicas: g.n32(0, 10),
+			MaxReplicas: g.n32(1, 10), First: g.chance(0.5)}
+		for i := range c.Pods {
+			c.Pods[i].Tier = g.chance(0.4)
+		}
+	}
+	added := 0
+	for i := range c.Syncs {
+		sy := &c.Syncs[i]
+		if i > 0 && g.chance(0.3) {
+			e := &k8scase.HPAEdit{MaxReplicas: g.n32(1, 20)}
+			if g.chance(0.8) {
+				e.MinReplicas = api.Int32(g.n32(1, 3))
+				e.MaxReplicas = max(e.MaxReplicas, *e.MinReplicas)
+			}
+			if g.chance(0.5) {
+				e.Metrics = c.Metrics // the metrics stay, the bounds or behavior change
+			} else {
+				e.Metrics = g.hpaMetrics()
+			}
+			if g.chance(0.5) {
+				e.Behavior = &api.HorizontalPodAutoscalerBehavior{ScaleUp: g.rules(), ScaleDown: g.rules()}
+			}
+			sy.Edit = e
+		}
+		if i > 0 && g.chance(0.4) {
+			for range g.n(1, 4) {
+				p := g.hpaPod(fmt.Sprintf("new-%d", added))
+				added++
+				p.Phase, p.Ready, p.Deleting = api.PodPending, "", false
+				if g.chance(0.6) {
+					p.Phase, p.Ready = api.PodRunning, api.ConditionFalse
+					s := sy.At - int64(g.n(0, 40))
+					p.Start, p.ReadySince = &s, s
+				} else {
+					p.Start = nil
+				}
+				p.Tier = c.Second != nil && g.chance(0.4)
+				sy.AddPods = append(sy.AddPods, p)
+				if g.chance(0.4) {
+					sy.Metrics = append(sy.Metrics, k8scase.HPAPodMetric{Pod: p.Name, CPU: int64(g.n(0, 3000)),
+						Memory: int64(g.n(0, 2048)) << 20 * 1000, Age: int64(g.n(0, 20)), Window: 15})
+				}
+			}
+		}
+	}
+	return c
+}
+
+// hpaMetrics draws zero to two Resource metrics.
+func (g *gen) hpaMetrics() []k8scase.HPAMetric {
+	var out []k8scase.HPAMetric
+	for range g.n(0, 2) {
+		m := k8scase.HPAMetric{Resource: g.pick(api.ResourceCPU, api.ResourceCPU, api.ResourceMemory)}
+		if g.chance(0.7) {
+			m.Utilization = api.Int32(g.n32(10, 200))
+		} else if m.Resource == api.ResourceCPU {
+			m.AverageValue = fmt.Sprintf("%dm", g.n(50, 1500))
+		} else {
+			m.AverageValue = fmt.Sprintf("%dMi", g.n(32, 1024))
+		}
+		out = append(out, m)
+	}
+	return out
+}

@@ -17,6 +17,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes/fake"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	scalefake "k8s.io/client-go/scale/fake"
@@ -44,6 +45,7 @@ type hpaKube struct {
 	c        *k8scase.HPACase
 	base     time.Time
 	replicas int32 // the target's spec.replicas
+	second   int32 // the second target's spec.replicas
 	sync     int   // the current sync
 	client   *fake.Clientset
 	rec      *record.FakeRecorder
@@ -54,8 +56,17 @@ type hpaKube struct {
 // sleeping) and returns the outcome of each.
 func runKubeHPA(c *k8scase.HPACase) ([]k8scase.HPAOutcome, error) {
 	k := &hpaKube{c: c, base: time.Now().UTC(), replicas: c.Replicas, rec: record.NewFakeRecorder(1000)}
-	hpa := k.hpa()
-	k.client = fake.NewSimpleClientset(hpa)
+	objs := []runtime.Object{k.hpa()}
+	names := []string{"web"}
+	if c.Second != nil {
+		k.second = c.Second.Replicas
+		objs = append(objs, k.secondHPA())
+		names = append(names, "api")
+		if c.Second.First {
+			names = []string{"api", "web"}
+		}
+	}
+	k.client = fake.NewSimpleClientset(objs...)
 	pods := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
 	for _, p := range c.Pods {
 		if err := pods.Add(k.pod(p)); err != nil {
@@ -63,14 +74,23 @@ func runKubeHPA(c *k8scase.HPACase) ([]k8scase.HPAOutcome, error) {
 		}
 	}
 	scales := &scalefake.FakeScaleClient{}
-	scales.AddReactor("get", "deployments", func(clienttesting.Action) (bool, runtime.Object, error) {
-		return true, &autoscalingv1.Scale{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: k8scase.Namespace},
+	scales.AddReactor("get", "deployments", func(a clienttesting.Action) (bool, runtime.Object, error) {
+		name := a.(clienttesting.GetAction).GetName()
+		sc := &autoscalingv1.Scale{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: k8scase.Namespace},
 			Spec:   autoscalingv1.ScaleSpec{Replicas: k.replicas},
-			Status: autoscalingv1.ScaleStatus{Replicas: c.StatusReplicas, Selector: "app=web"}}, nil
+			Status: autoscalingv1.ScaleStatus{Replicas: c.StatusReplicas, Selector: "app=web"}}
+		if name == "api" {
+			sc.Spec.Replicas, sc.Status.Replicas, sc.Status.Selector = k.second, c.Second.Replicas, c.Second.Selector
+		}
+		return true, sc, nil
 	})
 	scales.AddReactor("update", "deployments", func(a clienttesting.Action) (bool, runtime.Object, error) {
 		s := a.(clienttesting.UpdateAction).GetObject().(*autoscalingv1.Scale)
-		k.replicas = s.Spec.Replicas
+		if s.Name == "api" {
+			k.second = s.Spec.Replicas
+		} else {
+			k.replicas = s.Spec.Replicas
+		}
 		return true, s, nil
 	})
 
@@ -87,7 +107,9 @@ func runKubeHPA(c *k8scase.HPACase) ([]k8scase.HPAOutcome, error) {
 	setField(a, "replicaCalc", podautoscaler.NewReplicaCalculator(metricsFromCase{k}, podLister, 5*time.Minute, 30*time.Second))
 	setRecommendations(a)
 	sel := selectors.NewBiMultimap()
-	sel.PutSelector(selectors.Key{Name: "web", Namespace: k8scase.Namespace}, labels.Nothing()) // as enqueueHPA does
+	for _, name := range names {
+		sel.PutSelector(selectors.Key{Name: name, Namespace: k8scase.Namespace}, labels.Nothing()) // as enqueueHPA does
+	}
 	setField(a, "hpaSelectors", sel)
 
 	var out []k8scase.HPAOutcome
@@ -99,16 +121,42 @@ func runKubeHPA(c *k8scase.HPACase) ([]k8scase.HPAOutcome, error) {
 		if sy.Replicas != nil {
 			k.replicas = *sy.Replicas
 		}
-		cur, err := k.client.AutoscalingV2().HorizontalPodAutoscalers(k8scase.Namespace).Get(context.Background(), "web", metav1.GetOptions{})
-		if err != nil {
-			return nil, err
+		hpas := k.client.AutoscalingV2().HorizontalPodAutoscalers(k8scase.Namespace)
+		if sy.Edit != nil {
+			cur, err := hpas.Get(context.Background(), "web", metav1.GetOptions{})
+			if err != nil {
+				return nil, err
+			}
+			cur.Spec = k.spec("web", sy.Edit).Spec
+			if _, err := hpas.Update(context.Background(), cur, metav1.UpdateOptions{}); err != nil {
+				return nil, err
+			}
 		}
-		_ = reconcileAutoscaler(a, context.Background(), cur, k8scase.Namespace+"/web")
-		after, err := k.client.AutoscalingV2().HorizontalPodAutoscalers(k8scase.Namespace).Get(context.Background(), "web", metav1.GetOptions{})
-		if err != nil {
-			return nil, err
+		for _, p := range sy.AddPods {
+			if err := pods.Add(k.pod(p)); err != nil {
+				return nil, err
+			}
 		}
-		out = append(out, k8scase.HPAOutcome{Replicas: k.replicas, Status: k.status(&after.Status), Events: k.events()})
+		outcomes := map[string]*k8scase.HPAOutcome{}
+		for _, name := range names {
+			cur, err := hpas.Get(context.Background(), name, metav1.GetOptions{})
+			if err != nil {
+				return nil, err
+			}
+			_ = reconcileAutoscaler(a, context.Background(), cur, k8scase.Namespace+"/"+name)
+			after, err := hpas.Get(context.Background(), name, metav1.GetOptions{})
+			if err != nil {
+				return nil, err
+			}
+			outcomes[name] = &k8scase.HPAOutcome{Status: k.status(&after.Status), Events: k.events()}
+		}
+		o := outcomes["web"]
+		o.Replicas = k.replicas
+		if s := outcomes["api"]; s != nil {
+			s.Replicas = k.second
+			o.Second = s
+		}
+		out = append(out, *o)
 	}
 	return out, nil
 }
@@ -126,9 +174,20 @@ func setRecommendations(a *podautoscaler.HorizontalController) {
 // would (SetObjectDefaults_HorizontalPodAutoscaler).
 func (k *hpaKube) hpa() *autoscalingv2.HorizontalPodAutoscaler {
 	c := k.c
-	h := &autoscalingv2.HorizontalPodAutoscaler{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: k8scase.Namespace, UID: "hpa-uid",
+	return k.spec("web", &k8scase.HPAEdit{MinReplicas: c.MinReplicas, MaxReplicas: c.MaxReplicas, Metrics: c.Metrics, Behavior: c.Behavior})
+}
+
+// secondHPA is the case's second HPA, "api", defaulted.
+func (k *hpaKube) secondHPA() *autoscalingv2.HorizontalPodAutoscaler {
+	return k.spec("api", &k8scase.HPAEdit{MaxReplicas: k.c.Second.MaxReplicas})
+}
+
+// spec is an HPA named name scaling the Deployment of the same name with
+// the spec e describes, defaulted.
+func (k *hpaKube) spec(name string, c *k8scase.HPAEdit) *autoscalingv2.HorizontalPodAutoscaler {
+	h := &autoscalingv2.HorizontalPodAutoscaler{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: k8scase.Namespace, UID: types.UID(name + "-uid"),
 		CreationTimestamp: metav1.NewTime(k.base)}}
-	h.Spec.ScaleTargetRef = autoscalingv2.CrossVersionObjectReference{APIVersion: "apps/v1", Kind: "Deployment", Name: "web"}
+	h.Spec.ScaleTargetRef = autoscalingv2.CrossVersionObjectReference{APIVersion: "apps/v1", Kind: "Deployment", Name: name}
 	h.Spec.MinReplicas = c.MinReplicas
 	h.Spec.MaxReplicas = c.MaxReplicas
 	for _, m := range c.Metrics {
@@ -156,6 +215,9 @@ func (k *hpaKube) at(rel int64) metav1.Time {
 
 func (k *hpaKube) pod(cp k8scase.HPAPod) *v1.Pod {
 	p := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: cp.Name, Namespace: k8scase.Namespace, Labels: map[string]string{"app": "web"}}}
+	if cp.Tier {
+		p.Labels["tier"] = "front"
+	}
 	ct := v1.Container{Name: "app", Image: "app:1", Resources: v1.ResourceRequirements{Requests: v1.ResourceList{}}}
 	if cp.CPU != "" {
 		ct.Resources.Requests[v1.ResourceCPU] = resource.MustParse(cp.CPU)

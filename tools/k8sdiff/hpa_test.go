@@ -49,6 +49,9 @@ func TestHPADiff(t *testing.T) {
 	for i := range setting("K8SDIFF_HPA_CASES", 4000) {
 		jobs = append(jobs, job{"generated", newGen(seed^0x687061, uint64(i)).hpaCase(fmt.Sprintf("hpa-seed%d-case%d", seed, i))}) // "hpa"
 	}
+	for i := range setting("K8SDIFF_HPA_MULTI_CASES", 1000) {
+		jobs = append(jobs, job{"multi", newGen(seed^0x6870616d, uint64(i)).hpaMultiCase(fmt.Sprintf("hpa-seed%d-multi%d", seed, i))}) // "hpam"
+	}
 	var mu sync.Mutex
 	counts := map[string][2]int{} // group -> cases, equal
 	syncs, renamed := 0, 0
@@ -72,6 +75,8 @@ func TestHPADiff(t *testing.T) {
 						require.NoError(t, err, j.c.Name)
 						kube, err := runKubeHPA(j.c)
 						require.NoError(t, err, j.c.Name)
+						sortAmbiguous(conv)
+						sortAmbiguous(kube)
 						a, b := normalizeRequestErrors(conv), normalizeRequestErrors(kube)
 						listerOrder := a || b
 						d := k8scase.HPADiff(conv, kube)
@@ -109,10 +114,14 @@ func TestHPADiff(t *testing.T) {
 	})
 	total, equal := 0, 0
 	fmt.Printf("\nk8sdiff: Kubernetes v1.35.4 HorizontalController against Converge's, run by run\n")
-	for _, g := range []string{"regression", "generated"} {
+	for _, g := range []string{"regression", "generated", "multi"} {
 		n := counts[g]
 		total, equal = total+n[0], equal+n[1]
-		fmt.Printf("  %-34s %6d runs,  %6d equal\n", "hpa "+g+":", n[0], n[1])
+		label := "hpa " + g + ":"
+		if g == "multi" {
+			label = "hpa two HPAs, edits, new pods:"
+		}
+		fmt.Printf("  %-34s %6d runs,  %6d equal\n", label, n[0], n[1])
 	}
 	fmt.Printf("  hpa total: %d runs (%d syncs), equal: %d, differing: %d (%.1fs)\n", total, syncs, equal, total-equal, time.Since(start).Seconds())
 	var reasons []string
@@ -156,12 +165,47 @@ func normalizeRequestErrors(out []k8scase.HPAOutcome) bool {
 		return s
 	}
 	for i := range out {
-		for j := range out[i].Status.Conditions {
-			out[i].Status.Conditions[j].Message = fix(out[i].Status.Conditions[j].Message)
-		}
-		for j := range out[i].Events {
-			out[i].Events[j].Message = fix(out[i].Events[j].Message)
+		for _, o := range []*k8scase.HPAOutcome{&out[i], out[i].Second} {
+			if o == nil {
+				continue
+			}
+			for j := range o.Status.Conditions {
+				o.Status.Conditions[j].Message = fix(o.Status.Conditions[j].Message)
+			}
+			for j := range o.Events {
+				o.Events[j].Message = fix(o.Events[j].Message)
+			}
 		}
 	}
 	return found
+}
+
+// ambiguous is validateAndParseSelector's AmbiguousSelector text, whose
+// list of HPAs upstream builds from a map (hpasControllingPodsUnderSelector):
+// its order is random, so the harness sorts it on both sides (Converge
+// prints it sorted).
+var ambiguous = regexp.MustCompile(`(controlled by multiple HPAs: \[)([^\]]*)(\])`)
+
+func sortAmbiguous(out []k8scase.HPAOutcome) {
+	fix := func(s string) string {
+		return ambiguous.ReplaceAllStringFunc(s, func(m string) string {
+			p := ambiguous.FindStringSubmatch(m)
+			keys := strings.Fields(p[2])
+			slices.Sort(keys)
+			return p[1] + strings.Join(keys, " ") + p[3]
+		})
+	}
+	for i := range out {
+		for _, o := range []*k8scase.HPAOutcome{&out[i], out[i].Second} {
+			if o == nil {
+				continue
+			}
+			for j := range o.Status.Conditions {
+				o.Status.Conditions[j].Message = fix(o.Status.Conditions[j].Message)
+			}
+			for j := range o.Events {
+				o.Events[j].Message = fix(o.Events[j].Message)
+			}
+		}
+	}
 }
