@@ -11,7 +11,8 @@ import (
 // The families below TestK8sDiff and TestHPADiff each drive one piece of
 // Kubernetes' machinery that a sync relies on, or one decision upstream
 // makes in a pure function, against Converge's (TestDiffEvents,
-// TestDiffQueue, TestDiffPDB, TestDiffQuota). They share this tally: each
+// TestDiffQueue, TestDiffPDB, TestDiffQuota, TestDiffRequeue,
+// TestDiffExpectations). They share this tally: each
 // prints its line of cases in the harness's totals and fails on any case
 // that differs, showing the first few.
 
