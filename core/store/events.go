@@ -117,14 +117,17 @@ func (s *Store) RecordEvent(obj api.Object, component, host, eventType, reason, 
 	}
 	c := s.kinds[api.KindEvent]
 	k := key(ns, ev.name)
-	if cur, ok := c.get(k); ok && ev.count > 1 {
-		x := *cur.(*api.Event)
-		x.Count, x.LastTimestamp, x.Message = ev.count, now, message
-		x.ResourceVersion = s.nextEventRV()
-		c.replace(k, &x)
-		s.changed(c, changeMeta)
-		s.expireLater(k, now.Time)
-		return short(&x), true
+	// A first event is new: only a repeat can find its event stored.
+	if ev.count > 1 {
+		if cur, ok := c.get(k); ok {
+			x := *cur.(*api.Event)
+			x.Count, x.LastTimestamp, x.Message = ev.count, now, message
+			x.ResourceVersion = s.nextEventRV()
+			c.replace(k, &x)
+			s.changed(c, changeMeta)
+			s.expireLater(k, now.Time)
+			return short(&x), true
+		}
 	}
 	out := &api.Event{
 		ObjectMeta:     api.ObjectMeta{Name: ev.name, Namespace: ns},
@@ -395,6 +398,18 @@ func (c *correlator) clone() *correlator {
 
 // correlator returns the source's correlator, ready to be written.
 func (s *Store) correlator(src eventSource) *correlator {
+	// Events come in runs from one source (a kubelet's pass over its pods):
+	// the last one returned is still the source's while it is not frozen
+	// (a correlator is replaced only when frozen).
+	if c := s.lastCorr; c != nil && !c.frozen && s.lastSrc == src {
+		return c
+	}
+	c := s.correlatorSlow(src)
+	s.lastSrc, s.lastCorr = src, c
+	return c
+}
+
+func (s *Store) correlatorSlow(src eventSource) *correlator {
 	if s.correlators == nil {
 		s.correlators = map[eventSource]*correlator{}
 	}

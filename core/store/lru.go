@@ -126,6 +126,7 @@ func (c *lru[K, V]) prune(drop func(K, V) bool) {
 // compact rebuilds the cache with only its entries, most recent first.
 func (c *lru[K, V]) compact() {
 	out := newLRU[K, V](c.size)
+	out.index = make(map[K]int32, len(c.index))
 	out.items = make([]lruItem[K, V], 1, len(c.index)+1)
 	// Walk from the least recent, so that each put makes its entry the most recent.
 	for i := c.items[0].prev; i != 0; i = c.items[i].prev {
