@@ -71,6 +71,7 @@ type Store struct {
 	correlators map[eventSource]*correlator
 	lastSrc     eventSource // the source of the last event, and its correlator
 	lastCorr    *correlator
+	lastRef     shortRef // the object of the last event
 	evExpiry    []eventExpiry
 	evTTL       time.Duration
 	evPruned    time.Time
