@@ -81,7 +81,10 @@ func (k *Controller) podStatus(ps *podState, p *api.Pod, now time.Time) api.PodS
 		}
 		conds = append(conds, c)
 	}
-	notReadyReason, notReadyMsg := reasonContainersNotRdy, msgUnready(unready)
+	notReadyReason, notReadyMsg := reasonContainersNotRdy, ""
+	if len(unready) > 0 {
+		notReadyMsg = msgUnready(unready) // a ready condition has no message
+	}
 	initReason := ""
 	if st.Phase == api.PodSucceeded {
 		notReadyReason, notReadyMsg, initReason = reasonPodCompleted, "", reasonPodCompleted

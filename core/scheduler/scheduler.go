@@ -173,7 +173,7 @@ func (cy *cycle) bind(c *candidate, i int) {
 		bound = updated.(*api.Pod)
 	}
 	cy.ctx.Event(bound, Component, api.EventTypeNormal, ScheduledReason,
-		fmt.Sprintf("Successfully assigned %s/%s to %s", p.Namespace, p.Name, n.name))
+		"Successfully assigned "+p.Namespace+"/"+p.Name+" to "+n.name)
 	n.used.add(c.req)
 	n.addPriority(api.Deref(p.Spec.Priority, 0))
 	n.pods++
@@ -181,7 +181,7 @@ func (cy *cycle) bind(c *candidate, i int) {
 	if c.owner >= 0 {
 		cy.snap.spread[c.owner][i]++
 	}
-	rec.Action = fmt.Sprintf("bind pod %s to %s", p.Name, n.name)
+	rec.Action = "bind pod " + p.Name + " to " + n.name
 	cy.ctx.Record(rec)
 }
 

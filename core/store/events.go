@@ -1,6 +1,7 @@
 package store
 
 import (
+	"hash/maphash"
 	"slices"
 	"strconv"
 	"time"
@@ -78,7 +79,9 @@ func (s *Store) RecordEvent(obj api.Object, component, host, eventType, reason, 
 
 	// 1. EventAggregate.
 	lk := logKey{aggregateKey: agg, message: message}
-	rec, _ := corr.aggregates.upsert(agg)
+	objHash := agg.object.hash()
+	aggHash := mixHash(mixHash(objHash, uint64(agg.typ)), strHash(reason))
+	rec, _ := corr.aggregates.upsert(agg, aggHash)
 	nowNS := now.UnixNano()
 	if rec.last == 0 || time.Duration(nowNS-rec.last) > AggregateInterval {
 		*rec = aggregateRecord{}
@@ -96,7 +99,11 @@ func (s *Store) RecordEvent(obj api.Object, component, host, eventType, reason, 
 	}
 
 	// 2. eventObserve.
-	e, seen := corr.logged.upsert(lk)
+	logHash := mixHash(aggHash, 1) // the aggregate's key: no message
+	if !lk.aggregate {
+		logHash = mixHash(aggHash, strHash(lk.message))
+	}
+	e, seen := corr.logged.upsert(lk, logHash)
 	if seen && e.count > 0 {
 		e.count++
 	} else {
@@ -106,7 +113,7 @@ func (s *Store) RecordEvent(obj api.Object, component, host, eventType, reason, 
 	ev := *e
 
 	// 3. The spam filter.
-	if !corr.allow(spamKey{object: agg.object, typ: agg.typ}, nowNS) {
+	if !corr.allow(spamKey{object: agg.object, typ: agg.typ}, mixHash(objHash, uint64(agg.typ)), nowNS) {
 		return EmittedEvent{}, false
 	}
 
@@ -117,14 +124,17 @@ func (s *Store) RecordEvent(obj api.Object, component, host, eventType, reason, 
 	}
 	c := s.kinds[api.KindEvent]
 	k := key(ns, ev.name)
-	if cur, ok := c.get(k); ok && ev.count > 1 {
-		x := *cur.(*api.Event)
-		x.Count, x.LastTimestamp, x.Message = ev.count, now, message
-		x.ResourceVersion = s.nextEventRV()
-		c.replace(k, &x)
-		s.changed(c, changeMeta)
-		s.expireLater(k, now.Time)
-		return short(&x), true
+	// A first event is new: only a repeat can find its event stored.
+	if ev.count > 1 {
+		if cur, ok := c.get(k); ok {
+			x := *cur.(*api.Event)
+			x.Count, x.LastTimestamp, x.Message = ev.count, now, message
+			x.ResourceVersion = s.nextEventRV()
+			c.replace(k, &x)
+			s.changed(c, changeMeta)
+			s.expireLater(k, now.Time)
+			return s.short(&x), true
+		}
 	}
 	out := &api.Event{
 		ObjectMeta:     api.ObjectMeta{Name: ev.name, Namespace: ns},
@@ -141,7 +151,7 @@ func (s *Store) RecordEvent(obj api.Object, component, host, eventType, reason, 
 	c.add(k, out)
 	s.changed(c, changeMembers)
 	s.expireLater(k, now.Time)
-	return short(out), true
+	return s.short(out), true
 }
 
 // ExpireEvents deletes the events whose time to live ran out: the API
@@ -246,10 +256,19 @@ func eventName(object string, n int64) string {
 	return string(strconv.AppendInt(b, n, 16))
 }
 
-func short(e *api.Event) EmittedEvent {
-	return EmittedEvent{Type: e.Type, Reason: e.Reason, Object: ShortRef(e.InvolvedObject.Kind, e.InvolvedObject.Name),
-		Message: e.Message, Source: e.Source.Component}
+// short is the event's short form. The object's reference is kept for
+// the next event, which is often about the same object (a kubelet's
+// Pulled, Created, Started).
+func (s *Store) short(e *api.Event) EmittedEvent {
+	o := &e.InvolvedObject
+	if r := &s.lastRef; r.kind != o.Kind || r.name != o.Name || r.ref == "" {
+		*r = shortRef{kind: o.Kind, name: o.Name, ref: ShortRef(o.Kind, o.Name)}
+	}
+	return EmittedEvent{Type: e.Type, Reason: e.Reason, Object: s.lastRef.ref, Message: e.Message, Source: e.Source.Component}
 }
+
+// shortRef is ShortRef(kind, name), remembered.
+type shortRef struct{ kind, name, ref string }
 
 // ShortRef renders kind and name as kubectl's short reference: deployment/web, pod/web-5d9c7b8f4-x2kq.
 func ShortRef(kind, name string) string {
@@ -292,6 +311,22 @@ func objectKeyOf(kind string, m *api.ObjectMeta) objectKey {
 		return objectKey{name: kind + "/" + m.Namespace + "/" + m.Name}
 	}
 	return objectKey{uid: m.UID, name: m.Name}
+}
+
+// hash is the object's part of its keys' hashes in the caches (lru).
+func (o objectKey) hash() uint64 { return mixHash(strHash(o.uid), strHash(o.name)) }
+
+// keySeed seeds the hashes of the caches' keys. Only their speed depends
+// on the hashes (keys that collide are told apart), so a process's own
+// seed keeps every run the same.
+var keySeed = maphash.MakeSeed()
+
+func strHash(s string) uint64 { return maphash.String(keySeed, s) }
+
+// mixHash combines a hash with the next field's.
+func mixHash(h, x uint64) uint64 {
+	h ^= x + 0x9e3779b97f4a7c15 + h<<6 + h>>2
+	return h * 0xbf58476d1ce4e5b9
 }
 
 // eventTypeCode is an event type in a key: Normal 0, Warning 1, any other
@@ -395,6 +430,18 @@ func (c *correlator) clone() *correlator {
 
 // correlator returns the source's correlator, ready to be written.
 func (s *Store) correlator(src eventSource) *correlator {
+	// Events come in runs from one source (a kubelet's pass over its pods):
+	// the last one returned is still the source's while it is not frozen
+	// (a correlator is replaced only when frozen).
+	if c := s.lastCorr; c != nil && !c.frozen && s.lastSrc == src {
+		return c
+	}
+	c := s.correlatorSlow(src)
+	s.lastSrc, s.lastCorr = src, c
+	return c
+}
+
+func (s *Store) correlatorSlow(src eventSource) *correlator {
 	if s.correlators == nil {
 		s.correlators = map[eventSource]*correlator{}
 	}
@@ -410,10 +457,10 @@ func (s *Store) correlator(src eventSource) *correlator {
 	return c
 }
 
-// allow is the spam filter's TryAccept for key at now.
-func (c *correlator) allow(key spamKey, now int64) bool {
+// allow is the spam filter's TryAccept for key, whose hash is h, at now.
+func (c *correlator) allow(key spamKey, h uint64, now int64) bool {
 	full := now - int64(SpamBurst*SpamRefill)
-	empty, ok := c.spam.upsert(key)
+	empty, ok := c.spam.upsert(key, h)
 	if !ok || *empty < full {
 		*empty = full
 	}

@@ -1,9 +1,13 @@
 package store
 
 import (
+	"hash/maphash"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestLRU(t *testing.T) {
@@ -66,8 +70,7 @@ func TestLRUPrune(t *testing.T) {
 	assert.Equal(t, 100, c.len())
 	assert.Less(t, cap(c.items), 200, "rebuilt smaller")
 	for i := 0; i < 500; i++ {
-		_, ok := c.index[i]
-		assert.Equal(t, i%5 == 1, ok, i)
+		assert.Equal(t, i%5 == 1, c.find(i, testHash(i)) != 0, i)
 	}
 	// The order survives: filling up evicts the least recent (6), not 1.
 	for i := 1000; i < 1900; i++ {
@@ -81,18 +84,66 @@ func TestLRUPrune(t *testing.T) {
 	assert.Equal(t, 1000, c.len())
 }
 
-// Only the tests read an entry back or count them; the store upserts.
+// Only the tests read an entry back, put one by its key alone or count
+// them; the store upserts with its own hashes.
+
+var testSeed = maphash.MakeSeed()
+
+func testHash[K comparable](k K) uint64 { return maphash.Comparable(testSeed, k) }
 
 // len returns the number of entries.
-func (c *lru[K, V]) len() int { return len(c.index) }
+func (c *lru[K, V]) len() int { return c.n }
+
+// put sets the entry for k, the most recent.
+func (c *lru[K, V]) put(k K, v V) {
+	p, _ := c.upsert(k, testHash(k))
+	*p = v
+}
 
 // get returns the entry for k and makes it the most recent.
 func (c *lru[K, V]) get(k K) (V, bool) {
-	i, ok := c.index[k]
-	if !ok {
+	i := c.find(k, testHash(k))
+	if i == 0 {
 		var zero V
 		return zero, false
 	}
 	c.toFront(i)
 	return c.items[i].val, true
+}
+
+// TestLRUCollidingHashes checks that keys whose hashes collide are told
+// apart: random upserts and prunes with a hash of only three values give
+// the same entries, in the same order, as a plain list.
+func TestLRUCollidingHashes(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(1, 2))
+	c := newLRU[int, int](50)
+	var ref []int // keys, most recent first
+	vals := map[int]int{}
+	for step := range 20000 {
+		if step%997 == 0 {
+			m := rng.IntN(4) + 2
+			c.prune(func(k, _ int) bool { return k%m == 0 })
+			ref = slices.DeleteFunc(ref, func(k int) bool { return k%m == 0 })
+		}
+		k := rng.IntN(120)
+		p, seen := c.upsert(k, uint64(k%3))
+		at := slices.Index(ref, k)
+		require.Equal(t, at >= 0, seen, "step %d key %d", step, k)
+		if seen {
+			require.Equal(t, vals[k], *p, "step %d key %d", step, k)
+			ref = slices.Delete(ref, at, at+1)
+		} else if len(ref) == 50 {
+			ref = ref[:49]
+		}
+		ref = slices.Insert(ref, 0, k)
+		*p = step
+		vals[k] = step
+		require.Equal(t, len(ref), c.len())
+	}
+	var got []int
+	for i := c.items[0].next; i != 0; i = c.items[i].next {
+		got = append(got, c.items[i].key)
+	}
+	assert.Equal(t, ref, got)
 }

@@ -147,10 +147,10 @@ func (c *correlator) bytes() int64 {
 	return n
 }
 
-// lruBytes is an LRU's slots and index: each index entry is its key and
-// slot number plus a map's overhead (about 16 bytes an entry).
+// lruBytes is an LRU's slots and index: each index entry is its key's
+// hash and slot number plus a map's overhead (about 16 bytes an entry).
 func lruBytes[K comparable, V any](l *lru[K, V]) int64 {
-	return int64(cap(l.items))*sizeOf[lruItem[K, V]]() + int64(len(l.index))*(sizeOf[K]()+4+16) + int64(cap(l.free))*4
+	return int64(cap(l.items))*sizeOf[lruItem[K, V]]() + int64(len(l.index))*(8+4+16) + int64(cap(l.free))*4
 }
 
 var eventExpiryBytes = sizeOf[eventExpiry]()

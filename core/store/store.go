@@ -69,6 +69,9 @@ type Store struct {
 	evSeq int64
 	// The events' correlators (one per source) and their expiry.
 	correlators map[eventSource]*correlator
+	lastSrc     eventSource // the source of the last event, and its correlator
+	lastCorr    *correlator
+	lastRef     shortRef // the object of the last event
 	evExpiry    []eventExpiry
 	evTTL       time.Duration
 	evPruned    time.Time
