@@ -866,7 +866,9 @@ async function boot(api, report) {
     // neither holds the page's thread for their sum (docs/limits.md); the
     // open itself goes in slices (openURLAsync).
     await new Promise((resolve) => setTimeout(resolve, 0));
+    global.performance?.mark?.("converge:open");
     api.startup = await def.openURLAsync(global.location?.href ?? "");
+    global.performance?.mark?.("converge:opened");
     // A share link pasted into the address bar of a page that is already
     // open changes only the fragment, which does not reload the page: open
     // it as a new visit would. (The page writes its own #s= with
