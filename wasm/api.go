@@ -20,7 +20,7 @@ import (
 
 // newObject makes inst's JS object; dispose releases its functions.
 func (p *page) newObject(inst *Instance) js.Value {
-	f := &funcs{obj: js.Global().Get("Object").New()}
+	f := &funcs{obj: js.Global().Get("Object").New(), before: inst.finishOpen}
 	f.obj.Set("id", inst.ID)
 	p.loading(f, inst)
 	p.stepping(f, inst)
@@ -76,25 +76,9 @@ func (p *page) loading(f *funcs, inst *Instance) {
 		return session.JSON(session.Validate([]byte(src), "scenario.yaml")), nil
 	})
 	f.set("open", outcomeFunc, func(a args) (any, error) {
-		attrs, err := a.object(0, "the attributes", true)
+		addr, err := openAddress(a)
 		if err != nil {
 			return nil, err
-		}
-		addr := session.Address{}
-		if attrs.Type() == js.TypeObject {
-			// A share or scenario that is not a string is a mistake to say,
-			// not a request for the default ({share: 42} opened it silently).
-			for _, name := range []string{"scenario", "share"} {
-				if v := attrs.Get(name); !v.IsUndefined() && !v.IsNull() && v.Type() != js.TypeString {
-					return nil, a.errorf("%s must be a string, not %s", name, typeName(v))
-				}
-			}
-			addr.Scenario = stringProp(attrs, "scenario")
-			addr.Share = stringProp(attrs, "share")
-			addr.HasShare = attrs.Get("share").Type() == js.TypeString
-			addr.T = stringProp(attrs, "t")
-			addr.Embed = attrs.Get("embed").Truthy()
-			addr.Compare = attrs.Get("compare").Truthy()
 		}
 		return session.JSON(inst.Open(addr).Result()), nil
 	})
@@ -105,6 +89,62 @@ func (p *page) loading(f *funcs, inst *Instance) {
 		}
 		return session.JSON(inst.Open(session.ParseAddress(href)).Result()), nil
 	})
+	// openAsync and openURLAsync are open and openURL with the open's own
+	// work in slices (open_slices.go): a Promise of the OpenResult's JSON.
+	f.set("openAsync", valueFunc, func(a args) (any, error) {
+		addr, err := openAddress(a)
+		if err != nil {
+			return nil, err
+		}
+		return openPromise(inst, addr), nil
+	})
+	f.set("openURLAsync", valueFunc, func(a args) (any, error) {
+		href, err := a.str(0, "the URL")
+		if err != nil {
+			return nil, err
+		}
+		return openPromise(inst, session.ParseAddress(href)), nil
+	})
+}
+
+// openPromise starts inst's open of addr in slices and returns a Promise
+// of its result's JSON.
+func openPromise(inst *Instance, addr session.Address) js.Value {
+	var resolve js.Value
+	executor := js.FuncOf(func(_ js.Value, a []js.Value) any {
+		resolve = a[0]
+		return nil
+	})
+	promise := js.Global().Get("Promise").New(executor)
+	executor.Release()
+	inst.OpenInSlices(addr, func(result string) { resolve.Invoke(result) })
+	return promise
+}
+
+// openAddress reads open's argument, the attributes of <converge-sim>:
+// {scenario, share, t, embed, compare}.
+func openAddress(a args) (session.Address, error) {
+	attrs, err := a.object(0, "the attributes", true)
+	if err != nil {
+		return session.Address{}, err
+	}
+	addr := session.Address{}
+	if attrs.Type() == js.TypeObject {
+		// A share or scenario that is not a string is a mistake to say,
+		// not a request for the default ({share: 42} opened it silently).
+		for _, name := range []string{"scenario", "share"} {
+			if v := attrs.Get(name); !v.IsUndefined() && !v.IsNull() && v.Type() != js.TypeString {
+				return session.Address{}, a.errorf("%s must be a string, not %s", name, typeName(v))
+			}
+		}
+		addr.Scenario = stringProp(attrs, "scenario")
+		addr.Share = stringProp(attrs, "share")
+		addr.HasShare = attrs.Get("share").Type() == js.TypeString
+		addr.T = stringProp(attrs, "t")
+		addr.Embed = attrs.Get("embed").Truthy()
+		addr.Compare = attrs.Get("compare").Truthy()
+	}
+	return addr, nil
 }
 
 // stringProp is obj[name] when it is a string, "" otherwise (a number

@@ -37,11 +37,17 @@ type handler func(a args) (any, error)
 type funcs struct {
 	obj  js.Value
 	list []js.Func
+	// before, when set, runs before each function (an instance's: finish
+	// its open in slices, open_slices.go).
+	before func()
 }
 
 // set defines obj[name] as a JS function that runs h through the wrapper.
 func (f *funcs) set(name string, k kind, h handler) {
 	fn := js.FuncOf(func(_ js.Value, argv []js.Value) any {
+		if f.before != nil {
+			f.before()
+		}
 		return call(name, k, h, argv)
 	})
 	f.list = append(f.list, fn)

@@ -42,6 +42,10 @@ type Instance struct {
 	disposed bool
 	// seek is the seek in slices under way, if any (seek.go).
 	seek *seekJob
+	// opening is the open in slices under way, if any (open_slices.go);
+	// openSlices how many slices the last one took so far.
+	opening    *openJob
+	openSlices int
 }
 
 // mount is one renderer and the node it draws into.
@@ -123,7 +127,13 @@ func renderSafely(i *Instance, r Renderer) {
 // Open is Session.Open, then the seek to the address's t (in slices when
 // it is far: Open returns with the seek under way), and Changed.
 func (i *Instance) Open(a session.Address) session.Open {
-	o := i.Session.Open(a)
+	i.finishOpen()
+	return i.opened(i.Session.Open(a))
+}
+
+// opened is the rest of Open once the session has opened o: the seek to
+// its t, and Changed.
+func (i *Instance) opened(o session.Open) session.Open {
 	if o.Sim != nil {
 		i.Batch(func() { i.SeekAsync(o.T, nil, js.Undefined(), nil) })
 		return o

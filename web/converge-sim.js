@@ -240,12 +240,13 @@ export function defineElement(converge, runtime) {
               return;
             }
             this.#sim = /** @type {Simulation} */ (sim);
-            const result = this.#open();
-            later(() => {
+            // The open itself goes in slices (openAsync), then the first
+            // render is a task of its own.
+            this.#sim.openAsync(this.#request()).then((result) => later(() => {
               if (!current()) return resolve(null);
               this.#mount(result);
               resolve(result);
-            });
+            }));
           }),
           (err) => {
             if (generation !== this.#generation) return resolve(null);
@@ -287,6 +288,11 @@ export function defineElement(converge, runtime) {
 
     /** @returns {OpenResult} */
     #open() {
+      return /** @type {Simulation} */ (this.#sim).open(this.#request());
+    }
+
+    /** @returns {import("./converge.js").OpenRequest} what the attributes ask to open */
+    #request() {
       /** @type {import("./converge.js").OpenRequest} */
       const request = { embed: true };
       for (const name of openAttrs) {
@@ -297,7 +303,7 @@ export function defineElement(converge, runtime) {
       if ((compare !== null && compare !== "false") || viewOf(this.getAttribute("view")).includes("compare")) {
         request.compare = true;
       }
-      return /** @type {Simulation} */ (this.#sim).open(request);
+      return request;
     }
 
     /**

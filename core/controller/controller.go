@@ -47,6 +47,19 @@ type Context struct {
 	// Metrics is the resource metrics API (metrics.k8s.io, served by the
 	// metrics server); nil when the cluster runs none.
 	Metrics MetricsAPI
+	// Pace, when set, is called between the units of a long pass (Yield):
+	// an open in slices (sim.Options.Pace) parks there. nil in every
+	// other tick.
+	Pace func()
+}
+
+// Yield marks the end of one unit of a long pass (a pod scheduled, a
+// node's kubelet pass), where the caller's Pace may park before the next.
+// It changes nothing: the pass is the same with or without it.
+func (c *Context) Yield() {
+	if c.Pace != nil {
+		c.Pace()
+	}
 }
 
 // MetricsAPI is the resource metrics API as the HPA reads it: the last

@@ -44,6 +44,7 @@ func (k *Controller) Sync(ctx *controller.Context) {
 	k.reuse = true
 	for i, n := range nodes {
 		k.syncNode(ctx, n, k.nodes[n.Name], k.byNode[i], now, reuse)
+		ctx.Yield()
 	}
 	if stale {
 		k.dropGone(s)

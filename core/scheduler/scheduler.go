@@ -58,6 +58,7 @@ func (c *Controller) Sync(ctx *controller.Context) {
 	cy := &cycle{ctx: ctx, now: now, snap: newSnapshot(ctx.Store, owners, withPorts)}
 	for _, p := range queue {
 		cy.scheduleOne(p)
+		ctx.Yield()
 	}
 }
 

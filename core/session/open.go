@@ -33,6 +33,8 @@ type Open struct {
 	// shared scenario that is invalid, an unknown built-in name, a bad t.
 	// The page then opens the default scenario (or t=0). "" when all is well.
 	Error string
+	// pace is decideAddress's, for the opens it tries.
+	pace func()
 }
 
 // DecideAddress chooses what the page opens for the address a (ParseAddress
@@ -45,8 +47,12 @@ type Open struct {
 //	/?scenario=basic-loop&t=30 → basic-loop at 30s
 //	/#s=@@@                → the default, Error "The shared scenario cannot be opened: share link is corrupt: ..."
 //	/?scenario=nope        → the default, Error "There is no built-in scenario "nope"; ..."
-func DecideAddress(a Address, lib *Library) Open {
-	o := Open{Embed: a.Embed, Compare: a.Compare}
+func DecideAddress(a Address, lib *Library) Open { return decideAddress(a, lib, nil) }
+
+// decideAddress is DecideAddress with pace called between the pieces of
+// the open's work (prepare); nil pace decides it whole.
+func decideAddress(a Address, lib *Library, pace func()) Open {
+	o := Open{Embed: a.Embed, Compare: a.Compare, pace: pace}
 	var problem string
 	switch {
 	case a.HasShare && a.ShareErr != nil:
@@ -81,7 +87,7 @@ func (o *Open) openShare(payload string) string {
 	if err != nil {
 		return "The shared scenario cannot be opened: " + err.Error() + "."
 	}
-	p := Prepare(src, "shared.yaml")
+	p := prepare(src, "shared.yaml", o.pace)
 	if p.Sim == nil {
 		return "The shared scenario is invalid: " + p.Result.Summary() + "."
 	}
@@ -99,7 +105,7 @@ func (o *Open) openBuiltin(lib *Library, name string) string {
 	case err != nil:
 		return capitalize(err.Error()) + "."
 	}
-	p := Prepare(src, name+".yaml")
+	p := prepare(src, name+".yaml", o.pace)
 	if p.Sim == nil {
 		return fmt.Sprintf("The built-in scenario %s is invalid: %s.", name, p.Result.Summary())
 	}

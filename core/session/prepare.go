@@ -21,12 +21,19 @@ type Prepared struct {
 // of it at t=0. On any problem Sim is nil and Problems says why (a
 // simulation that cannot start is one problem without a position); a valid
 // scenario's notes are in Problems too.
-func Prepare(src []byte, file string) Prepared {
+func Prepare(src []byte, file string) Prepared { return prepare(src, file, nil) }
+
+// prepare is Prepare with pace called between the pieces of its work (the
+// parse, then sim.New's: sim.Options.Pace); nil pace runs it whole.
+func prepare(src []byte, file string, pace func()) Prepared {
 	scn, probs := scenario.Parse(src, file)
 	if probs.HasErrors() {
 		return Prepared{Problems: probs, Result: NewLoadResult(probs)}
 	}
-	s, err := sim.New(scn, sim.Options{})
+	if pace != nil {
+		pace()
+	}
+	s, err := sim.New(scn, sim.Options{Pace: pace})
 	if err != nil {
 		probs = append(probs, scenario.Problem{File: file, Message: fmt.Sprintf("the scenario cannot start: %v", err)})
 		return Prepared{Problems: probs, Result: NewLoadResult(probs)}

@@ -215,8 +215,18 @@ func (s *Session) Follow() {
 // name, a time), falling back to the library's default with Err set when
 // it cannot. It does not seek: the caller seeks to the returned T (in
 // slices, when it is far) when Sim is set.
-func (s *Session) Open(a Address) Open {
-	o := DecideAddress(a, s.lib)
+func (s *Session) Open(a Address) Open { return s.Apply(DecideAddress(a, s.lib)) }
+
+// Decide is the open of a (Open's) without applying it: the session does
+// not change. pace, when set, is called between the pieces of its work
+// (the parse, each piece of sim.New's tick 0: sim.Options.Pace), where an
+// open in slices (the page's) parks; the decision is the same without it.
+func (s *Session) Decide(a Address, pace func()) Open { return decideAddress(a, s.lib, pace) }
+
+// Apply makes o, a decision of Decide on this session, what the session
+// shows, as Open does, and returns it.
+func (s *Session) Apply(o Open) Open {
+	o.pace = nil
 	s.stop("stopped by an open")
 	s.Err = o.Error
 	s.WantCompare = o.Compare

@@ -45,6 +45,14 @@ type Options struct {
 	// DefaultMemoryBudget; a negative value means no budget (the count
 	// still bounds them).
 	MemoryBudget int64
+	// Pace, when set, is called between the pieces of New's work: the
+	// objects applied, each controller's pass of tick 0, each pod the
+	// scheduler places, each node's kubelet pass, the first checkpoint. A
+	// caller that must not block for long (the page, opening 10,000 pods)
+	// parks there and resumes later; Pace must not touch the simulation,
+	// which is then the same as without it (TestNewPacedIsNew). New
+	// forgets it: later ticks are not cut.
+	Pace func()
 }
 
 // Sim is one simulation. It is not safe for concurrent use.
@@ -73,6 +81,8 @@ type Sim struct {
 	// only read: they are no step, so they live beside the state.
 	console     []*consoleWait
 	nextConsole int
+	// pace is Options.Pace while New runs, nil after.
+	pace func()
 }
 
 // state is everything that changes while the simulation runs; a checkpoint
@@ -177,16 +187,27 @@ func New(scn *scenario.Scenario, opts Options) (*Sim, error) {
 	if opts.MemoryBudget == 0 {
 		opts.MemoryBudget = DefaultMemoryBudget
 	}
-	s := &Sim{scn: scn, opts: opts, every: int64(max(opts.CheckpointEvery, 0))}
+	s := &Sim{scn: scn, opts: opts, every: int64(max(opts.CheckpointEvery, 0)), pace: opts.Pace}
+	s.opts.Pace = nil
+	defer func() { s.pace = nil }()
 	st, err := s.initial()
 	if err != nil {
 		return nil, err
 	}
 	s.state = st
+	s.yield()
 	cp := st.clone()
+	s.yield()
 	cp.bytes = cp.unsharedBytes(nil)
 	s.checkpoints, s.cpBytes = []*state{cp}, cp.bytes
 	return s, nil
+}
+
+// yield calls Options.Pace while New runs (between its pieces).
+func (s *Sim) yield() {
+	if s.pace != nil {
+		s.pace()
+	}
 }
 
 func (s *Sim) initial() (*state, error) {
@@ -209,9 +230,11 @@ func (s *Sim) initial() (*state, error) {
 		r := kubectl.Apply(s.env(st), []api.Object{d.Object.DeepCopyObject()})
 		applied = append(applied, StepResult{At: "0s", Action: "apply " + objectRef(d.Object), OK: r.OK(),
 			Output: r.Output, Error: r.Error, Index: -1})
+		s.yield()
 	}
 	st.progress = map[int]StepResult{}
 	s.runTick(st, applied)
+	s.yield()
 	s.record(st)
 	return st, nil
 }
@@ -305,7 +328,7 @@ func (s *Sim) runTick(st *state, pre []StepResult) {
 	clear(s.emitted)
 	s.log.Records = s.log.Records[:0]
 	st.store.ExpireEvents()
-	ctx := &controller.Context{Store: st.store, Log: &s.log, Emitted: s.emitted[:0], Metrics: st.metrics}
+	ctx := &controller.Context{Store: st.store, Log: &s.log, Emitted: s.emitted[:0], Metrics: st.metrics, Pace: s.pace}
 	tick := Tick{Steps: pre}
 	tick.Steps = append(tick.Steps, s.runSteps(st, ctx)...)
 	for round := 0; round < MaxRounds; round++ {
@@ -314,6 +337,7 @@ func (s *Sim) runTick(st *state, pre []StepResult) {
 			prev := st.store.SetWriter(c.writer)
 			c.Sync(ctx)
 			st.store.SetWriter(prev)
+			s.yield()
 		}
 		if st.store.Writes() == w {
 			break
@@ -326,6 +350,7 @@ func (s *Sim) runTick(st *state, pre []StepResult) {
 	prev := st.store.SetWriter(store.Writer{Manager: store.ManagerKubelet, By: kubelet.Component})
 	st.kubelet.Sync(ctx)
 	st.store.SetWriter(prev)
+	s.yield()
 	st.metrics.Sync(ctx)
 	now := st.clock.Now()
 	tick.Traffic = endpoints.Traffic(st.store.Services(), st.prevEndpoints,
