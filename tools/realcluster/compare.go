@@ -58,6 +58,9 @@ const (
 	Agrees        Verdict = "agrees"
 	Differs       Verdict = "differs"
 	NotReplayable Verdict = "not replayable"
+	// NotRun: replayable, but the run's time budget (run -deadline) left
+	// too little time to start it, or cut it short.
+	NotRun Verdict = "not run"
 )
 
 // Difference is one aspect on which the two sides differ.
@@ -91,6 +94,11 @@ type Result struct {
 	// refinement rules (a scaling step split in several, a watch's lines).
 	Refined []string `json:"refined,omitempty"`
 	Seconds float64
+	// Phases are the seconds each phase of the replay took: converge
+	// (export-kubectl and run), wait (for a turn to start a cluster), up
+	// (the cluster), replay (the script and the recording to the
+	// scenario's end) and compare.
+	Phases map[string]float64 `json:"phases,omitempty"`
 }
 
 // aspects in the order a first difference is reported.
