@@ -175,6 +175,10 @@ func Replay(ctx context.Context, cfg Config, file string) (res *Result) {
 	phase("replay")
 	_ = c.SaveEvents(ns, filepath.Join(dir, "events.json"))
 	_ = os.WriteFile(filepath.Join(dir, "replay.txt"), out.buf.Bytes(), 0o644)
+	if ctx.Err() != nil {
+		// Interrupted, or the run's deadline: the recording is partial.
+		return fail(fmt.Errorf("cut short: %w", ctx.Err()))
+	}
 	if runErr != nil {
 		if ee, ok := runErr.(*exec.ExitError); !ok || ee.ExitCode() > 1 {
 			return fail(fmt.Errorf("the replay script: %v (see %s)", runErr, filepath.Join(dir, "replay.txt")))

@@ -23,7 +23,9 @@ import (
 //   - a healthy image: Running and Ready pullSeconds + startSeconds +
 //     readySeconds after the pod is bound (kwok's pod-ready, delayed);
 //   - neverReady: Running, never Ready;
-//   - pullFail: Pending, its container waiting with ImagePullBackOff;
+//   - pullFail: Pending, its container waiting with ImagePullBackOff, with
+//     its sandbox's conditions and IPs as a kubelet sets them (an image
+//     that cannot be parsed, InvalidImageName, alike);
 //   - a deleted pod goes after shutdownSeconds (at least one second, as
 //     Converge's kubelet stops a container that exits on SIGTERM within the
 //     second it is told), kwok's pod-delete, delayed.
@@ -241,9 +243,19 @@ spec:
       {{ $now := Now }}
       conditions:
       - lastTransitionTime: {{ $now | Quote }}
+        status: "True"
+        type: PodReadyToStartContainers
+      - lastTransitionTime: {{ $now | Quote }}
+        status: "True"
+        type: Initialized
+      - lastTransitionTime: {{ $now | Quote }}
         status: "False"
         reason: ContainersNotReady
         type: Ready
+      - lastTransitionTime: {{ $now | Quote }}
+        status: "False"
+        reason: ContainersNotReady
+        type: ContainersReady
       containerStatuses:
       {{ range .spec.containers }}
       - image: {{ .image | Quote }}
@@ -254,6 +266,22 @@ spec:
           waiting:
             reason: ImagePullBackOff
             message: {{ printf "Back-off pulling image %q" .image | Quote }}
+      {{ end }}
+      {{ $hostIPs := NodeIPsWith .spec.nodeName }}
+      {{ with $hostIPs }}
+      hostIP: {{ index . 0 | Quote }}
+      hostIPs:
+      {{ range . }}
+      - ip: {{ . | Quote }}
+      {{ end }}
+      {{ end }}
+      {{ $podIPs := PodIPsWith .spec.nodeName ( or .spec.hostNetwork false ) ( or .metadata.uid "" ) ( or .metadata.name "" ) ( or .metadata.namespace "" ) }}
+      {{ with $podIPs }}
+      podIP: {{ index . 0 | Quote }}
+      podIPs:
+      {{ range . }}
+      - ip: {{ . | Quote }}
+      {{ end }}
       {{ end }}
       phase: Pending
       startTime: {{ $now | Quote }}
