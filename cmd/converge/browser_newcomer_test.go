@@ -178,7 +178,7 @@ func TestUINewcomerSeesTheBlockingCause(t *testing.T) {
 	tests := []struct {
 		name, path, headline, budget string
 	}{
-		{"no capacity", "/?scenario=stuck-no-capacity&t=30", "Stuck: 1 pod cannot be scheduled: 0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.", "Held by maxSurge"},
+		{"no capacity", "/?scenario=stuck-no-capacity&t=30", "Stuck: 1 pod cannot be scheduled: 0/3 nodes are available: 3 Insufficient cpu. no new claims to deallocate, preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.", "Held by maxSurge"},
 		{"bad image", "/?scenario=stuck-bad-image&t=40", `Stuck: 1 pod cannot pull image "myrepo/web:2.0-typo" (ImagePullBackOff);`, "Held by maxSurge"},
 		{"crash loop", "/?scenario=crashloop&t=90", "CrashLoopBackOff, 3 restarts so far", "The Deployment controller waits"},
 	}

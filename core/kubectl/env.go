@@ -124,6 +124,9 @@ type execCtx struct {
 	// watchRows: get -w printing the rows of a watch event, without
 	// headers.
 	watchRows bool
+	// warned: the API server's warnings printed so far; kubectl prints
+	// each once a command (its warning writer deduplicates).
+	warned map[string]bool
 }
 
 // printf writes to stdout.
@@ -131,6 +134,20 @@ func (x *execCtx) printf(format string, a ...any) { fmt.Fprintf(&x.out, format, 
 
 // warn prints kubectl's "Warning: ..." line.
 func (x *execCtx) warn(msg string) { x.printf(msgWarning+"\n", msg) }
+
+// serverWarning prints a warning the API server sends with its answer
+// (the Warning header), once a command, as kubectl's deduplicating
+// warning writer does.
+func (x *execCtx) serverWarning(msg string) {
+	if x.warned[msg] {
+		return
+	}
+	if x.warned == nil {
+		x.warned = map[string]bool{}
+	}
+	x.warned[msg] = true
+	x.warn(msg)
+}
 
 // errText writes a line of error text (stderr).
 func (x *execCtx) errText(s string) {

@@ -27,7 +27,11 @@ func TestGetTables(t *testing.T) {
 				"web-66b6c48dd5-tz7qw   1/1     Running   0          5m", ""},
 		{"nodes", "get no", "NAME     STATUS   ROLES    AGE   VERSION\nnode-1   Ready    <none>   5m    v1.35.0\nnode-2   Ready    <none>   5m    v1.35.0", ""},
 		{"services", "get svc", "NAME   TYPE        CLUSTER-IP   EXTERNAL-IP   PORT(S)   AGE\nweb    ClusterIP   10.96.0.10   <none>        80/TCP    4m57s", ""},
-		{"endpoints", "get ep", "NAME   ENDPOINTS                                   AGE\nweb    10.244.1.5:80,10.244.1.6:80,10.244.1.7:80   4m57s", ""},
+		// The API server's warning, once, on every request for v1 Endpoints.
+		{"endpoints", "get ep", "Warning: v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice\nNAME   ENDPOINTS                                   AGE\nweb    10.244.1.5:80,10.244.1.6:80,10.244.1.7:80   4m57s", ""},
+		{"services and endpoints", "get svc,ep", "Warning: v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice\n" +
+			"NAME          TYPE        CLUSTER-IP   EXTERNAL-IP   PORT(S)   AGE\nservice/web   ClusterIP   10.96.0.10   <none>        80/TCP    4m57s\n\n" +
+			"NAME            ENDPOINTS                                   AGE\nendpoints/web   10.244.1.5:80,10.244.1.6:80,10.244.1.7:80   4m57s", ""},
 		{"configmaps", "get cm", "NAME       DATA   AGE\nsettings   2      4m57s", ""},
 		{"events", "get ev", "LAST SEEN   TYPE     REASON              OBJECT           MESSAGE\n" +
 			"4m57s       Normal   ScalingReplicaSet   deployment/web   Scaled up replica set web-66b6c48dd5 to 3", ""},

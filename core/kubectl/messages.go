@@ -44,7 +44,10 @@ const (
 	msgInvalidPrefix         = "The %s %q is invalid"
 	msgErrorWhen             = "error when %s %q: %s"
 	msgWarning               = "Warning: %s"
-	msgNotFoundResource      = "the server could not find the requested resource"
+	// msgEndpointsDeprecated is the API server's warning on every request
+	// for v1 Endpoints since Kubernetes 1.33.
+	msgEndpointsDeprecated = "v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice"
+	msgNotFoundResource    = "the server could not find the requested resource"
 )
 
 // The resource builder (cli-runtime).

@@ -152,6 +152,12 @@ func (x *execCtx) visit(targets []target, sel labels.Selector, allNamespaces boo
 	var infos []info
 	var errs []error
 	for _, t := range targets {
+		if t.rt.Kind == api.KindEndpoints {
+			// Every request for v1 Endpoints carries the API server's
+			// deprecation warning (apiserver's installer.go,
+			// deprecation.WarningMessage of core/v1's lifecycle).
+			x.serverWarning(msgEndpointsDeprecated)
+		}
 		if t.rt == namespaceType {
 			if t.name == "" {
 				infos = append(infos, x.listNamespaces(sel)...)

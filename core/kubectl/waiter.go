@@ -172,8 +172,7 @@ func (w *waitWait) Poll(env *Env) Poll {
 	for w.next < len(w.targets) {
 		t := &w.targets[w.next]
 		if expired(w.deadline, now) {
-			return Poll{Output: strings.Join(out, "\n"), Done: true,
-				Error: withErrorPrefix(fmt.Sprintf("%s on %s/%s", errTimedOut, t.rt.Plural, t.name))}
+			return Poll{Output: strings.Join(out, "\n"), Done: true, Error: w.timedOut()}
 		}
 		for w.cond < len(w.conds) {
 			ok, err := w.conds[w.cond].met(env, t)
@@ -189,6 +188,22 @@ func (w *waitWait) Poll(env *Env) Poll {
 		w.next, w.cond = w.next+1, 0
 	}
 	return Poll{Output: strings.Join(out, "\n"), Done: true}
+}
+
+// timedOut is the error of a wait whose --timeout ran out at w.next:
+// kubectl's visitor goes on through the objects left (ContinueOnError),
+// and each, its watch started with the command's context already done,
+// times out at once, even one that meets the condition; CheckErr prints
+// one error with "error: ", several one a line without it (an aggregate).
+func (w *waitWait) timedOut() string {
+	var errs []string
+	for _, t := range w.targets[w.next:] {
+		errs = append(errs, fmt.Sprintf("%s on %s/%s", errTimedOut, t.rt.Plural, t.name))
+	}
+	if len(errs) == 1 {
+		return withErrorPrefix(errs[0])
+	}
+	return strings.Join(errs, "\n")
 }
 
 func (w *waitWait) metLine(t *waitTarget) string {

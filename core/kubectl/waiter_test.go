@@ -201,6 +201,31 @@ func TestWaitGoesOn(t *testing.T) {
 		assert.Len(t, out, 30)
 		assert.Equal(t, "error: timed out waiting for the condition on deployments/web", p.Error)
 	})
+	t.Run("timeout on the first of several objects", func(t *testing.T) {
+		t.Parallel()
+		// kubectl 1.35 against a real v1.35.4 cluster (rollout-status-wait
+		// replayed, tools/realcluster): the first pod, never Ready, takes
+		// the whole --timeout; every pod after it times out at once, Ready
+		// or not, one line each, without "error: ".
+		f := newFixture(t)
+		f.editPod(t, "web-66b6c48dd5-4jw2m", func(p *api.Pod) { p.Status.Conditions[1].Status = "False" })
+		res := f.run("wait --for=condition=Ready pods -l app=web --timeout=5s")
+		out, p := polls(t, f, res.Wait, 10, nil)
+		assert.Len(t, out, 5)
+		assert.True(t, p.Done)
+		assert.Equal(t, "timed out waiting for the condition on pods/web-66b6c48dd5-4jw2m\n"+
+			"timed out waiting for the condition on pods/web-66b6c48dd5-8xk2p\n"+
+			"timed out waiting for the condition on pods/web-66b6c48dd5-tz7qw", p.Error)
+	})
+	t.Run("timeout on the last object", func(t *testing.T) {
+		t.Parallel()
+		f := newFixture(t)
+		f.editPod(t, "web-66b6c48dd5-tz7qw", func(p *api.Pod) { p.Status.Conditions[1].Status = "False" })
+		res := f.run("wait --for=condition=Ready pods -l app=web --timeout=5s")
+		assert.Equal(t, "pod/web-66b6c48dd5-4jw2m condition met\npod/web-66b6c48dd5-8xk2p condition met", res.Output)
+		_, p := polls(t, f, res.Wait, 10, nil)
+		assert.Equal(t, "error: timed out waiting for the condition on pods/web-66b6c48dd5-tz7qw", p.Error)
+	})
 	t.Run("delete", func(t *testing.T) {
 		t.Parallel()
 		f := newFixture(t)

@@ -23,6 +23,11 @@ const (
 	ErrReasonPreemptionNotHelpful = "Preemption is not helpful for scheduling"
 	ErrReasonNoVictims            = "No preemption victims found for incoming pod"
 	msgPreemptNever               = "not eligible due to preemptionPolicy=Never."
+	// msgNoClaims is DynamicResources' PostFilter for a pod without
+	// resource claims; it runs before DefaultPreemption's (DRA is on by
+	// default since 1.34), and RunPostFilterPlugins joins their reasons
+	// with ", ".
+	msgNoClaims = "no new claims to deallocate"
 
 	// NoNodesAvailable is ErrNoNodesAvailable, for a cluster without nodes.
 	NoNodesAvailable = "no nodes available to schedule pods"
@@ -173,8 +178,10 @@ func countReasons(counts []int, r reason) {
 	}
 }
 
-// preemptionTail is the " preemption: ..." DefaultPreemption's PostFilter
-// adds to the fit error when no node fits (defaultpreemption's PostFilter,
+// preemptionTail is the " no new claims to deallocate, preemption: ..." the
+// PostFilter plugins add to the fit error when no node fits:
+// DynamicResources' (the pod has no claims) and DefaultPreemption's
+// (defaultpreemption's PostFilter,
 // Evaluator.Preempt): a pod with preemptionPolicy Never is not eligible;
 // otherwise a node whose filter failure preemption cannot resolve
 // (unschedulable, an untolerated taint, the node selector, a request larger
@@ -186,7 +193,7 @@ func countReasons(counts []int, r reason) {
 // not simulate: the tail is left out (docs/fidelity.md).
 func preemptionTail(c *candidate, nodes []nodeInfo) string {
 	if pp := c.pod.Spec.PreemptionPolicy; pp != nil && *pp == "Never" {
-		return " preemption: " + msgPreemptNever
+		return " " + msgNoClaims + ", preemption: " + msgPreemptNever
 	}
 	prio := api.Deref(c.pod.Spec.Priority, 0)
 	notHelpful, noVictims := 0, 0
@@ -212,5 +219,5 @@ func preemptionTail(c *candidate, nodes []nodeInfo) string {
 		parts = append(parts, fmt.Sprintf("%d %s", noVictims, ErrReasonNoVictims))
 	}
 	sort.Strings(parts)
-	return fmt.Sprintf(" preemption: 0/%d nodes are available: %s.", len(nodes), strings.Join(parts, ", "))
+	return fmt.Sprintf(" %s, preemption: 0/%d nodes are available: %s.", msgNoClaims, len(nodes), strings.Join(parts, ", "))
 }

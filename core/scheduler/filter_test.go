@@ -90,44 +90,44 @@ func TestFilters(t *testing.T) {
 		want string
 	}{
 		{name: "cordoned", node: simtest.NewNodeWith("node-1", "4", "8Gi", 110, simtest.WithNodeUnschedulable()),
-			want: "0/1 nodes are available: 1 node(s) were unschedulable. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."},
+			want: "0/1 nodes are available: 1 node(s) were unschedulable. no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."},
 		{name: "cordoned, tolerated", node: simtest.NewNodeWith("node-1", "4", "8Gi", 110, simtest.WithNodeUnschedulable()),
 			pod: []simtest.PodOption{simtest.WithPodTolerations(api.Toleration{Key: api.TaintNodeUnschedulable, Operator: "Exists", Effect: "NoSchedule"})}},
 		{name: "cordoned beats taints", node: simtest.NewNodeWith("node-1", "4", "8Gi", 110, simtest.WithNodeUnschedulable(),
 			simtest.WithNodeTaint(api.TaintNodeUnschedulable, "", api.TaintEffectNoSchedule)),
-			want: "0/1 nodes are available: 1 node(s) were unschedulable. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."},
+			want: "0/1 nodes are available: 1 node(s) were unschedulable. no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."},
 		{name: "unreachable NoSchedule", node: simtest.NewNodeWith("node-1", "4", "8Gi", 110,
 			simtest.WithNodeTaint(api.TaintNodeUnreachable, "", api.TaintEffectNoSchedule), simtest.WithNodeNotReady(api.ConditionUnknown)),
-			want: "0/1 nodes are available: 1 node(s) had untolerated taint(s). preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."},
+			want: "0/1 nodes are available: 1 node(s) had untolerated taint(s). no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."},
 		{name: "unreachable NoExecute is tolerated by the default tolerations", node: simtest.NewNodeWith("node-1", "4", "8Gi", 110,
 			simtest.WithNodeTaint(api.TaintNodeUnreachable, "", api.TaintEffectNoExecute))},
 		{name: "custom NoExecute", node: simtest.NewNodeWith("node-1", "4", "8Gi", 110, simtest.WithNodeTaint("maintenance", "true", api.TaintEffectNoExecute)),
-			want: "0/1 nodes are available: 1 node(s) had untolerated taint(s). preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."},
+			want: "0/1 nodes are available: 1 node(s) had untolerated taint(s). no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."},
 		{name: "PreferNoSchedule does not filter", node: simtest.NewNodeWith("node-1", "4", "8Gi", 110, simtest.WithNodeTaint("spot", "", api.TaintEffectPreferNoSchedule))},
 		{name: "not ready without taints still fits", node: simtest.NewNodeWith("node-1", "4", "8Gi", 110, simtest.WithNodeNotReady(api.ConditionFalse))},
 		{name: "node selector", node: simtest.NewNode("node-1", "4", "8Gi", 110),
 			pod:  []simtest.PodOption{simtest.WithPodNodeSelector(map[string]string{"disk": "ssd"})},
-			want: "0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."},
+			want: "0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector. no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."},
 		{name: "node selector matches", node: simtest.NewNodeWith("node-1", "4", "8Gi", 110, simtest.WithNodeLabel("disk", "ssd")),
 			pod: []simtest.PodOption{simtest.WithPodNodeSelector(map[string]string{"disk": "ssd"})}},
 		{name: "host port taken", node: simtest.NewNode("node-1", "4", "8Gi", 110),
 			pod: []simtest.PodOption{simtest.WithPodHostPort(8080)}, busy: []simtest.PodOption{simtest.WithPodHostPort(8080)},
-			want: "0/1 nodes are available: 1 node(s) didn't have free ports for the requested pod ports. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod."},
+			want: "0/1 nodes are available: 1 node(s) didn't have free ports for the requested pod ports. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod."},
 		{name: "other host port", node: simtest.NewNode("node-1", "4", "8Gi", 110),
 			pod: []simtest.PodOption{simtest.WithPodHostPort(8080)}, busy: []simtest.PodOption{simtest.WithPodHostPort(9090)}},
 		{name: "cpu", node: simtest.NewNode("node-1", "1", "8Gi", 110),
 			pod: []simtest.PodOption{simtest.WithPodRequests("600m", "")}, busy: []simtest.PodOption{simtest.WithPodRequests("500m", "")},
-			want: "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod."},
+			want: "0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod."},
 		{name: "cpu exactly full fits", node: simtest.NewNode("node-1", "1", "8Gi", 110),
 			pod: []simtest.PodOption{simtest.WithPodRequests("500m", "")}, busy: []simtest.PodOption{simtest.WithPodRequests("500m", "")}},
 		{name: "memory", node: simtest.NewNode("node-1", "4", "1Gi", 110),
 			pod:  []simtest.PodOption{simtest.WithPodRequests("", "2Gi")},
-			want: "0/1 nodes are available: 1 Insufficient memory. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."},
+			want: "0/1 nodes are available: 1 Insufficient memory. no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."},
 		{name: "limits stand in for missing requests", node: simtest.NewNode("node-1", "1", "8Gi", 110),
-			pod: []simtest.PodOption{simtest.WithPodLimits("2", "")}, want: "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."},
+			pod: []simtest.PodOption{simtest.WithPodLimits("2", "")}, want: "0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."},
 		{name: "too many pods, and cpu", node: simtest.NewNode("node-1", "1", "8Gi", 1),
 			pod: []simtest.PodOption{simtest.WithPodRequests("800m", "")}, busy: []simtest.PodOption{simtest.WithPodRequests("500m", "")},
-			want: "0/1 nodes are available: 1 Insufficient cpu, 1 Too many pods. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod."},
+			want: "0/1 nodes are available: 1 Insufficient cpu, 1 Too many pods. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod."},
 		{name: "a finished pod frees its resources", node: simtest.NewNode("node-1", "1", "8Gi", 1),
 			pod: []simtest.PodOption{simtest.WithPodRequests("800m", "")}, busy: []simtest.PodOption{simtest.WithPodRequests("500m", ""), simtest.WithPodPhase(api.PodSucceeded)}},
 	}
@@ -161,7 +161,7 @@ func TestTerminatingPodsStillHoldTheirResources(t *testing.T) {
 	require.NoError(t, s.Delete(api.KindPod, busy.Namespace, busy.Name, deleteDefault))
 	simtest.MustCreate(t, s, simtest.NewPod("p", simtest.WithPodRequests("800m", "")))
 	ctx := simtest.Sync(s, New())
-	assert.Equal(t, "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.", ctx.RecordFor(t, "pod/p").Waiting)
+	assert.Equal(t, "0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.", ctx.RecordFor(t, "pod/p").Waiting)
 }
 
 func TestPodRequests(t *testing.T) {
@@ -174,9 +174,11 @@ func TestPodRequests(t *testing.T) {
 	assert.Equal(t, resources{cpu: 1000, mem: 64 << 20, nzCPU: 1000, nzMem: 64<<20 + DefaultMemoryRequest}, got)
 }
 
-// TestPreemptionTail: the " preemption: ..." DefaultPreemption's PostFilter
-// adds when no node fits, as kube-scheduler 1.35 words it
-// (defaultpreemption PostFilter, Evaluator.Preempt, FitError.Error).
+// TestPreemptionTail: the " no new claims to deallocate, preemption: ..."
+// DynamicResources' and DefaultPreemption's PostFilters add when no node
+// fits, as kube-scheduler 1.35 words it (defaultpreemption PostFilter,
+// Evaluator.Preempt, RunPostFilterPlugins, FitError.Error; the DRA part as a
+// real v1.35.4 scheduler wrote it in stuck-no-capacity, tools/realcluster).
 func TestPreemptionTail(t *testing.T) {
 	t.Parallel()
 	never := "Never"
@@ -189,19 +191,19 @@ func TestPreemptionTail(t *testing.T) {
 	}{
 		{name: "no lower-priority pod to evict", nodes: []*api.Node{simtest.NewNode("node-1", "1", "8Gi", 110)},
 			pod: []simtest.PodOption{simtest.WithPodRequests("600m", "")}, busy: []simtest.PodOption{simtest.WithPodRequests("500m", "")},
-			want: "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod."},
+			want: "0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod."},
 		{name: "larger than the node: preemption cannot help", nodes: []*api.Node{simtest.NewNode("node-1", "1", "8Gi", 110)},
 			pod:  []simtest.PodOption{simtest.WithPodRequests("2", "")},
-			want: "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."},
+			want: "0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."},
 		{name: "cordoned and full", nodes: []*api.Node{simtest.NewNode("node-1", "1", "8Gi", 110),
 			simtest.NewNodeWith("node-2", "4", "8Gi", 110, simtest.WithNodeUnschedulable())},
 			pod: []simtest.PodOption{simtest.WithPodRequests("600m", "")}, busy: []simtest.PodOption{simtest.WithPodRequests("500m", "")},
-			want: "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) were unschedulable. preemption: 0/2 nodes are available: " +
+			want: "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) were unschedulable. no new claims to deallocate, preemption: 0/2 nodes are available: " +
 				"1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling."},
 		{name: "preemptionPolicy Never", nodes: []*api.Node{simtest.NewNode("node-1", "1", "8Gi", 110)},
 			pod:  []simtest.PodOption{simtest.WithPodRequests("600m", ""), func(p *api.Pod) { p.Spec.PreemptionPolicy = &never }},
 			busy: []simtest.PodOption{simtest.WithPodRequests("500m", "")},
-			want: "0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never."},
+			want: "0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: not eligible due to preemptionPolicy=Never."},
 		{name: "a lower-priority pod would be preempted, which is not simulated: no tail", nodes: []*api.Node{simtest.NewNode("node-1", "1", "8Gi", 110)},
 			pod:  []simtest.PodOption{simtest.WithPodRequests("600m", ""), simtest.WithPodPriority(1000)},
 			busy: []simtest.PodOption{simtest.WithPodRequests("500m", "")},

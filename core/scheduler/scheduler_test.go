@@ -64,7 +64,7 @@ func TestUnschedulablePod(t *testing.T) {
 	simtest.Nodes(t, s, 3, "1", "8Gi", 110)
 	simtest.MustCreate(t, s, simtest.NewPod("big", simtest.WithPodRequests("2", "")))
 	start := s.Now()
-	const msg = "0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."
+	const msg = "0/3 nodes are available: 3 Insufficient cpu. no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."
 
 	ctx := simtest.Sync(s, New())
 
@@ -132,7 +132,7 @@ func TestMessageChangeIsReportedAtOnce(t *testing.T) {
 	simtest.Advance(s, time.Second)
 	ctx := simtest.Sync(s, New())
 
-	const msg = "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) were unschedulable. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling."
+	const msg = "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) were unschedulable. no new claims to deallocate, preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling."
 	got := simtest.GetPod(t, s, "big").Status.Conditions[0]
 	assert.Equal(t, msg, got.Message)
 	assert.Equal(t, first.LastTransitionTime, got.LastTransitionTime, "still False: the transition time stays")
@@ -230,7 +230,7 @@ func TestFullClusterReportsTooManyPods(t *testing.T) {
 	}
 	ctx := simtest.Sync(s, New())
 	assert.Equal(t, map[string]int{"node-1": 2, "node-2": 2}, placement(s))
-	assert.Equal(t, "0/2 nodes are available: 2 Too many pods. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.", ctx.RecordFor(t, "pod/p4").Waiting)
+	assert.Equal(t, "0/2 nodes are available: 2 Too many pods. no new claims to deallocate, preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.", ctx.RecordFor(t, "pod/p4").Waiting)
 }
 
 func TestIsAttemptAndEventDue(t *testing.T) {

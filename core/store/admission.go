@@ -34,12 +34,30 @@ func (s *Store) admitQuota(kind string, obj api.Object) error {
 	return nil
 }
 
-// admitPod runs the admission plugins that change a pod on create. Only
-// DefaultTolerationSeconds is simulated: every pod that does not already
-// tolerate them gets NoExecute tolerations for node.kubernetes.io/not-ready
-// and node.kubernetes.io/unreachable for the configured seconds (300 by
+// admitPod runs the admission plugins that change a pod on create.
+//
+// Priority: a pod without a priorityClassName gets the priority and
+// preemption policy of a cluster without a default PriorityClass,
+// priority 0 and PreemptLowerPriority (plugin/pkg/admission/priority,
+// getDefaultPriority), as `kubectl describe pod` shows ("Priority: 0").
+// PriorityClasses are not simulated: a pod that names one, or that sets
+// its own priority, is left as it is (the real plugin resolves the class,
+// and refuses a priority or policy the class does not give).
+//
+// DefaultTolerationSeconds: every pod that does not already tolerate them
+// gets NoExecute tolerations for node.kubernetes.io/not-ready and
+// node.kubernetes.io/unreachable for the configured seconds (300 by
 // default), which is how long its pods survive on a lost node.
 func (s *Store) admitPod(p *api.Pod) {
+	if p.Spec.PriorityClassName == "" {
+		if p.Spec.Priority == nil {
+			p.Spec.Priority = api.Int32(0)
+		}
+		if p.Spec.PreemptionPolicy == nil {
+			policy := "PreemptLowerPriority"
+			p.Spec.PreemptionPolicy = &policy
+		}
+	}
 	secs := s.tolerationSeconds
 	for _, key := range []string{api.TaintNodeNotReady, api.TaintNodeUnreachable} {
 		if toleratesNoExecute(p.Spec.Tolerations, key) {

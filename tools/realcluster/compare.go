@@ -58,6 +58,9 @@ const (
 	Agrees        Verdict = "agrees"
 	Differs       Verdict = "differs"
 	NotReplayable Verdict = "not replayable"
+	// NotRun: replayable, but the run's time budget (run -deadline) left
+	// too little time to start it, or cut it short.
+	NotRun Verdict = "not run"
 )
 
 // Difference is one aspect on which the two sides differ.
@@ -91,6 +94,11 @@ type Result struct {
 	// refinement rules (a scaling step split in several, a watch's lines).
 	Refined []string `json:"refined,omitempty"`
 	Seconds float64
+	// Phases are the seconds each phase of the replay took: converge
+	// (export-kubectl and run), wait (for a turn to start a cluster), up
+	// (the cluster), replay (the script and the recording to the
+	// scenario's end) and compare.
+	Phases map[string]float64 `json:"phases,omitempty"`
 }
 
 // aspects in the order a first difference is reported.
@@ -710,11 +718,20 @@ var (
 	spaceRuns = regexp.MustCompile(`[ \t]+`)
 	hashLabel = regexp.MustCompile(`\bpod-template-hash([=:]\s*)[a-z0-9]+`)
 	date      = regexp.MustCompile(`\b[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} [+-]\d{4}\b`)
+	// A node's kubelet version: kwok's own (kwok-v0.8.0) on the cluster,
+	// the simulated kubelet's v1.35.0 in Converge.
+	kubeletVersion = regexp.MustCompile(`\b(kwok-v?\d+\.\d+\.\d+|v1\.35\.0)$`)
+	// An event of the kubelet's in describe's Events table (once
+	// normalised): kwok emits none (Pulling, Started, InspectFailed, ...).
+	kubeletEvent = regexp.MustCompile(`^(Normal|Warning) [A-Za-z]+ AGE( \(x\d+ over AGE\))? kubelet `)
 )
 
 // normalise replaces in a step's output what differs by construction:
 // the namespace ns (first, so that no other rule takes part of its name),
-// generated names, ages, IPs, node names, column widths.
+// generated names, ages, IPs, node names, column widths, a node's kubelet
+// version at the end of a line (kwok's against the simulated kubelet's);
+// and it drops the kubelet's events from describe's Events (kwok emits
+// none).
 func normalise(s, ns string) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	for i, l := range lines {
@@ -726,8 +743,16 @@ func normalise(s, ns string) string {
 		l = age.ReplaceAllString(l, "AGE")
 		l = ip.ReplaceAllString(l, "IP")
 		l = nodeName.ReplaceAllString(l, "NODE")
-		lines[i] = strings.TrimSpace(spaceRuns.ReplaceAllString(l, " "))
+		l = strings.TrimSpace(spaceRuns.ReplaceAllString(l, " "))
+		lines[i] = kubeletVersion.ReplaceAllString(l, "VERSION")
 	}
+	kept := lines[:0]
+	for _, l := range lines {
+		if !kubeletEvent.MatchString(l) {
+			kept = append(kept, l)
+		}
+	}
+	lines = kept
 	// A table's rows are sorted by name, and the names differ: sorted
 	// again once normalised.
 	if len(lines) > 2 && strings.HasPrefix(lines[0], "NAME ") {

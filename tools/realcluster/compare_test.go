@@ -161,6 +161,14 @@ func TestNormalise(t *testing.T) {
 			"NAME              DESIRED   CURRENT   READY   AGE\nweb-7d9c8b6f4d   5         5         0       2s"},
 		{"pods", "web-5dd764dfcc-6w667   1/1   Running   0   21s   10.244.1.3   node-1",
 			"web-6b8d9f7c5-x2k9p   1/1   Running   0   20s   10.0.0.7   converge-worker"},
+		{"nodes: kwok's kubelet version", "NAME     STATUS   ROLES    AGE   VERSION\nnode-1   Ready    <none>   11s   v1.35.0",
+			"NAME              STATUS   ROLES    AGE   VERSION\nconverge-worker   Ready    <none>   12s   kwok-v0.8.0"},
+		{"describe: the kubelet's events", "Events:\n  Type     Reason         Age   From               Message\n  ----     ------         ----  ----               -------\n" +
+			"  Normal   Scheduled      10s   default-scheduler  Successfully assigned default/web-589d49fbdc-crqzn to node-1\n" +
+			"  Warning  InspectFailed  9s (x2 over 10s)   kubelet            Failed to apply default image tag \"Nginx:1.27\"\n" +
+			"  Warning  Failed         9s    kubelet            Error: InvalidImageName",
+			"Events:\n  Type    Reason     Age   From               Message\n  ----    ------     ----  ----               -------\n" +
+				"  Normal  Scheduled  11s   default-scheduler  Successfully assigned converge-x-r1/web-7d9c8b6f4d-x2k9p to converge-worker"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -26,6 +26,13 @@ type Config struct {
 	Tolerance Tolerance
 	// Log receives progress lines.
 	Log func(format string, args ...any)
+	// UpSlots, when not nil, bounds how many replays prepare at once:
+	// Converge's run and the cluster's start are the CPU-heavy part of a
+	// replay (the API server builds its OpenAPI and caches), the replay
+	// itself waits on the clock. A replay takes a slot before it runs
+	// Converge and gives it back once its cluster is up; blocked replays
+	// take the slots in the order they asked (the run's, longest first).
+	UpSlots chan struct{}
 }
 
 // Replay replays one scenario file on a fresh cluster of its own and
@@ -35,7 +42,19 @@ func Replay(ctx context.Context, cfg Config, file string) (res *Result) {
 	name := strings.TrimSuffix(filepath.Base(file), ".yaml")
 	began := time.Now()
 	res = &Result{Scenario: name, Checked: map[string]int{}, Agreed: map[string]int{}}
-	defer func() { res.Seconds = time.Since(began).Seconds() }()
+	phases := map[string]float64{}
+	mark := began
+	phase := func(name string) {
+		now := time.Now()
+		phases[name] = now.Sub(mark).Seconds()
+		mark = now
+	}
+	defer func() {
+		res.Seconds = time.Since(began).Seconds()
+		if len(phases) > 0 {
+			res.Phases = phases
+		}
+	}()
 	fail := func(err error) *Result {
 		res.Verdict, res.Why, res.Error = NotReplayable, err.Error(), true
 		return res
@@ -55,6 +74,23 @@ func Replay(ctx context.Context, cfg Config, file string) (res *Result) {
 	dir := filepath.Join(cfg.Out, name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fail(err)
+	}
+	held := false
+	release := func() {
+		if held {
+			<-cfg.UpSlots
+			held = false
+		}
+	}
+	defer release()
+	if cfg.UpSlots != nil {
+		select {
+		case cfg.UpSlots <- struct{}{}:
+			held = true
+		case <-ctx.Done():
+			return fail(ctx.Err())
+		}
+		phase("wait")
 	}
 	// Converge's side: the script (image names kept: kwok pulls nothing,
 	// and its stages know the images by those names) and the trace.
@@ -82,6 +118,7 @@ func Replay(ctx context.Context, cfg Config, file string) (res *Result) {
 	if err != nil {
 		return fail(err)
 	}
+	phase("converge")
 	cdir, err := os.MkdirTemp("", "realcluster-"+name+"-")
 	if err != nil {
 		return fail(err)
@@ -89,6 +126,8 @@ func Replay(ctx context.Context, cfg Config, file string) (res *Result) {
 	defer os.RemoveAll(cdir)
 	t0 := time.Now()
 	c, err := Up(ctx, cfg.Bin, cdir, Nodes(scn), stages)
+	release()
+	phase("up")
 	if err != nil {
 		copyLogs(cdir, dir)
 		return fail(fmt.Errorf("the cluster did not start: %w", err))
@@ -133,8 +172,13 @@ func Replay(ctx context.Context, cfg Config, file string) (res *Result) {
 	}
 	stopRec()
 	recErr, watchErr := <-recDone, <-watchDone
+	phase("replay")
 	_ = c.SaveEvents(ns, filepath.Join(dir, "events.json"))
 	_ = os.WriteFile(filepath.Join(dir, "replay.txt"), out.buf.Bytes(), 0o644)
+	if ctx.Err() != nil {
+		// Interrupted, or the run's deadline: the recording is partial.
+		return fail(fmt.Errorf("cut short: %w", ctx.Err()))
+	}
 	if runErr != nil {
 		if ee, ok := runErr.(*exec.ExitError); !ok || ee.ExitCode() > 1 {
 			return fail(fmt.Errorf("the replay script: %v (see %s)", runErr, filepath.Join(dir, "replay.txt")))
@@ -150,8 +194,8 @@ func Replay(ctx context.Context, cfg Config, file string) (res *Result) {
 	if err != nil {
 		return fail(err)
 	}
-	cmp.Seconds = res.Seconds
 	*res = *cmp
+	phase("compare")
 	return res
 }
 

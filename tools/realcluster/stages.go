@@ -23,7 +23,9 @@ import (
 //   - a healthy image: Running and Ready pullSeconds + startSeconds +
 //     readySeconds after the pod is bound (kwok's pod-ready, delayed);
 //   - neverReady: Running, never Ready;
-//   - pullFail: Pending, its container waiting with ImagePullBackOff;
+//   - pullFail: Pending, its container waiting with ImagePullBackOff, with
+//     its sandbox's conditions and IPs as a kubelet sets them (an image
+//     that cannot be parsed, InvalidImageName, alike);
 //   - a deleted pod goes after shutdownSeconds (at least one second, as
 //     Converge's kubelet stops a container that exits on SIGTERM within the
 //     second it is told), kwok's pod-delete, delayed.
@@ -241,9 +243,19 @@ spec:
       {{ $now := Now }}
       conditions:
       - lastTransitionTime: {{ $now | Quote }}
+        status: "True"
+        type: PodReadyToStartContainers
+      - lastTransitionTime: {{ $now | Quote }}
+        status: "True"
+        type: Initialized
+      - lastTransitionTime: {{ $now | Quote }}
         status: "False"
         reason: ContainersNotReady
         type: Ready
+      - lastTransitionTime: {{ $now | Quote }}
+        status: "False"
+        reason: ContainersNotReady
+        type: ContainersReady
       containerStatuses:
       {{ range .spec.containers }}
       - image: {{ .image | Quote }}
@@ -254,6 +266,22 @@ spec:
           waiting:
             reason: ImagePullBackOff
             message: {{ printf "Back-off pulling image %q" .image | Quote }}
+      {{ end }}
+      {{ $hostIPs := NodeIPsWith .spec.nodeName }}
+      {{ with $hostIPs }}
+      hostIP: {{ index . 0 | Quote }}
+      hostIPs:
+      {{ range . }}
+      - ip: {{ . | Quote }}
+      {{ end }}
+      {{ end }}
+      {{ $podIPs := PodIPsWith .spec.nodeName ( or .spec.hostNetwork false ) ( or .metadata.uid "" ) ( or .metadata.name "" ) ( or .metadata.namespace "" ) }}
+      {{ with $podIPs }}
+      podIP: {{ index . 0 | Quote }}
+      podIPs:
+      {{ range . }}
+      - ip: {{ . | Quote }}
+      {{ end }}
       {{ end }}
       phase: Pending
       startTime: {{ $now | Quote }}
@@ -313,8 +341,20 @@ func Unreplayable(scn *scenario.Scenario) string {
 			add("image " + im + " fails its first pulls (no kwok stage counts pulls)")
 		}
 	}
+	for _, spec := range podSpecs(scn) {
+		for _, c := range spec.Containers {
+			switch {
+			case c.StartupProbe != nil:
+				add("a startup probe (kwok's pods are started at once: no probe holds them back)")
+			case c.LivenessProbe != nil && livenessFailsAtStart(c.LivenessProbe, scn.Cluster.Image(c.Image)):
+				add("a liveness probe that fails while image " + c.Image + " starts (no probe runs on kwok to restart it)")
+			}
+		}
+	}
 	for _, st := range scn.Steps {
 		switch {
+		case st.Expect != nil && stoppedContainer(st.Expect):
+			add("expects on a stopped container (its exit code, reason, or the pod Succeeded or Failed): kwok deletes a deleted pod after its shutdown seconds and stops no container")
 		case st.Fault != nil:
 			add("fault " + st.Fault.String() + " (no kubelet or container to stop on kwok)")
 		case st.Load != nil:
@@ -334,13 +374,38 @@ func Unreplayable(scn *scenario.Scenario) string {
 	return strings.Join(why, "; ")
 }
 
-// scenarioImages are the images of scn's objects, apply steps and
-// `set image` steps and the images its cluster lists, sorted.
-func scenarioImages(scn *scenario.Scenario) []string {
-	seen := map[string]bool{}
-	for _, im := range scn.Cluster.ImageNames() {
-		seen[im] = true
+// livenessFailsAtStart says whether a liveness probe fails failureThreshold
+// times before the image answers (readySeconds after it starts), so that
+// Converge's kubelet restarts the container (startup-probe's "eager").
+func livenessFailsAtStart(p *api.Probe, im scenario.ImageSpec) bool {
+	period, threshold := p.PeriodSeconds, p.FailureThreshold
+	if period == 0 {
+		period = 10
 	}
+	if threshold == 0 {
+		threshold = 3
+	}
+	return im.ReadySeconds > p.InitialDelaySeconds+period*(threshold-1)
+}
+
+// stoppedContainer says whether an expect reads what only a kubelet that
+// stops containers writes: a container's terminated state or last state, or
+// a pod's phase Succeeded or Failed.
+func stoppedContainer(e *scenario.Expect) bool {
+	if e.Kind != api.KindPod {
+		return false
+	}
+	path := e.Path.String()
+	if strings.Contains(path, ".terminated") || strings.Contains(path, ".lastState") {
+		return true
+	}
+	v, _ := e.Value.(string)
+	return path == ".status.phase" && (v == api.PodSucceeded || v == api.PodFailed)
+}
+
+// podSpecs are the pod specs of scn's objects and apply steps (the
+// templates of Deployments and ReplicaSets, and pods).
+func podSpecs(scn *scenario.Scenario) []*api.PodSpec {
 	var objs []api.Object
 	for _, d := range scn.Objects {
 		objs = append(objs, d.Object)
@@ -349,6 +414,29 @@ func scenarioImages(scn *scenario.Scenario) []string {
 		for _, d := range st.Apply {
 			objs = append(objs, d.Object)
 		}
+	}
+	var out []*api.PodSpec
+	for _, o := range objs {
+		switch x := o.(type) {
+		case *api.Deployment:
+			out = append(out, &x.Spec.Template.Spec)
+		case *api.ReplicaSet:
+			out = append(out, &x.Spec.Template.Spec)
+		case *api.Pod:
+			out = append(out, &x.Spec)
+		}
+	}
+	return out
+}
+
+// scenarioImages are the images of scn's objects, apply steps and
+// `set image` steps and the images its cluster lists, sorted.
+func scenarioImages(scn *scenario.Scenario) []string {
+	seen := map[string]bool{}
+	for _, im := range scn.Cluster.ImageNames() {
+		seen[im] = true
+	}
+	for _, st := range scn.Steps {
 		if f := strings.Fields(st.Kubectl); len(f) > 2 && f[0] == "set" && f[1] == "image" {
 			for _, a := range f[2:] {
 				if _, im, ok := strings.Cut(a, "="); ok && im != "" {
@@ -357,20 +445,9 @@ func scenarioImages(scn *scenario.Scenario) []string {
 			}
 		}
 	}
-	for _, o := range objs {
-		var spec *api.PodSpec
-		switch x := o.(type) {
-		case *api.Deployment:
-			spec = &x.Spec.Template.Spec
-		case *api.ReplicaSet:
-			spec = &x.Spec.Template.Spec
-		case *api.Pod:
-			spec = &x.Spec
-		}
-		if spec != nil {
-			for _, c := range spec.Containers {
-				seen[c.Image] = true
-			}
+	for _, spec := range podSpecs(scn) {
+		for _, c := range spec.Containers {
+			seen[c.Image] = true
 		}
 	}
 	out := make([]string, 0, len(seen))

@@ -63,6 +63,12 @@ func TestUnreplayable(t *testing.T) {
 		{"crashloop", "crashes"},
 		{"node-lost", "fault node-down"},
 		{"hpa-scale-on-load", "metrics"},
+		{"graceful-shutdown", "expects on a stopped container"},
+		{"startup-probe", "a startup probe"},
+		{"startup-probe", "a liveness probe that fails while image myrepo/legacy:1.0 starts"},
+		{"pod-deleted", ""},
+		{"readiness-gating", ""},
+		{"stuck-no-capacity", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.scenario, func(t *testing.T) {

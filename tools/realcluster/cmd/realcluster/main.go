@@ -24,9 +24,13 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -92,6 +96,8 @@ func ldflags() string {
 func build(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("build", flag.ExitOnError)
 	bin := fs.String("bin", "", "`DIR` for kc, kwok and the kubectl symlink")
+	cacheRoot := fs.String("cache", defaultCache(), "keep the built binaries in `DIR`, by a key of what they are built from, and take them from there when the key matches (\"\": no cache)")
+	deadlineUnix := fs.Int64("deadline", 0, "stop the build at this time, in `SECONDS` since 1970 (what it compiled stays in the Go build cache)")
 	_ = fs.Parse(args)
 	if *bin == "" {
 		return fmt.Errorf("build needs -bin DIR")
@@ -104,6 +110,24 @@ func build(ctx context.Context, args []string) error {
 		return err
 	}
 	mod := moduleDir()
+	began := time.Now()
+	if *deadlineUnix > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, time.Unix(*deadlineUnix, 0))
+		defer cancel()
+	}
+	key, err := buildKey(ctx, mod)
+	if err != nil {
+		return err
+	}
+	cached := ""
+	if *cacheRoot != "" {
+		cached = filepath.Join(*cacheRoot, key)
+		if copyBinaries(cached, out) == nil {
+			fmt.Printf("realcluster: kc and kwok from the cache %s (%.0fs)\n", cached, time.Since(began).Seconds())
+			return linkKubectl(out)
+		}
+	}
 	steps := []struct {
 		dir  string
 		args []string
@@ -111,18 +135,123 @@ func build(ctx context.Context, args []string) error {
 		{mod, []string{"build", "-trimpath", "-ldflags", ldflags(), "-o", filepath.Join(out, "kc"), "./cmd/kc"}},
 		{filepath.Join(mod, "kwok"), []string{"build", "-trimpath", "-ldflags", "-s -w", "-o", filepath.Join(out, "kwok"), "sigs.k8s.io/kwok/cmd/kwok"}},
 	}
+	for _, f := range []string{"kc", "kwok"} {
+		// A hard link into the cache: never written through.
+		_ = os.Remove(filepath.Join(out, f))
+	}
 	for _, s := range steps {
-		began := time.Now()
+		t0 := time.Now()
 		cmd := exec.CommandContext(ctx, "go", s.args...)
 		cmd.Dir, cmd.Stdout, cmd.Stderr = s.dir, os.Stdout, os.Stderr
 		if err := cmd.Run(); err != nil {
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				return fmt.Errorf("THE TIME BUDGET CUT THE BUILD SHORT after %.0fs, in go build %s (what was compiled stays in the Go build cache for the next run)", time.Since(began).Seconds(), s.args[len(s.args)-1])
+			}
 			return fmt.Errorf("go %s: %w", strings.Join(s.args, " "), err)
 		}
-		fmt.Printf("built %s in %.0fs\n", s.args[len(s.args)-2], time.Since(began).Seconds())
+		fmt.Printf("built %s in %.0fs\n", s.args[len(s.args)-2], time.Since(t0).Seconds())
 	}
-	link := filepath.Join(out, "kubectl")
+	if cached != "" {
+		// Only the newest key is kept: each is some 200 MB.
+		old, _ := filepath.Glob(filepath.Join(*cacheRoot, "*"))
+		for _, o := range old {
+			_ = os.RemoveAll(o)
+		}
+		if err := copyBinaries(out, cached); err != nil {
+			fmt.Fprintln(os.Stderr, "realcluster: not cached:", err)
+			_ = os.RemoveAll(cached)
+		}
+	}
+	return linkKubectl(out)
+}
+
+func linkKubectl(dir string) error {
+	link := filepath.Join(dir, "kubectl")
 	_ = os.Remove(link)
 	return os.Symlink("kc", link)
+}
+
+// defaultCache is where built binaries are kept: converge-realcluster in
+// the user's cache directory (beside go-build, Go's build cache, on a
+// machine that keeps it).
+func defaultCache() string {
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(d, "converge-realcluster")
+}
+
+// buildKey names what kc and kwok are built from: the Go toolchain and
+// platform, the modules' go.mod and go.sum, kc's source and the link flags.
+func buildKey(ctx context.Context, mod string) (string, error) {
+	h := sha256.New()
+	v, err := exec.CommandContext(ctx, "go", "env", "GOVERSION", "GOOS", "GOARCH").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env: %w", err)
+	}
+	h.Write(v)
+	h.Write([]byte(ldflags()))
+	for _, f := range []string{"go.mod", "go.sum", "cmd/kc/main.go", "kwok/go.mod", "kwok/go.sum"} {
+		b, err := os.ReadFile(filepath.Join(mod, f))
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(h, "%s %d\n", f, len(b))
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16], nil
+}
+
+// copyBinaries copies kc and kwok from one directory to another (a hard
+// link where it can), each through a temporary name, so that a copy cut
+// short is never taken for a binary.
+func copyBinaries(from, to string) error {
+	for _, f := range []string{"kc", "kwok"} {
+		if _, err := os.Stat(filepath.Join(from, f)); err != nil {
+			return err
+		}
+	}
+	if err := os.MkdirAll(to, 0o755); err != nil {
+		return err
+	}
+	for _, f := range []string{"kc", "kwok"} {
+		src, dst := filepath.Join(from, f), filepath.Join(to, f)
+		if a, err := os.Stat(src); err == nil {
+			if b, err := os.Stat(dst); err == nil && os.SameFile(a, b) {
+				continue
+			}
+		}
+		tmp := dst + ".tmp"
+		_ = os.Remove(tmp)
+		if err := os.Link(src, tmp); err != nil {
+			if err := copyFile(src, tmp); err != nil {
+				_ = os.Remove(tmp)
+				return err
+			}
+		}
+		if err := os.Rename(tmp, dst); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o755)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }
 
 // kwokSrc is the kwok module's directory in the module cache.
@@ -142,10 +271,13 @@ func run(ctx context.Context, args []string) error {
 	converge := fs.String("converge", "converge", "the converge `BINARY`")
 	out := fs.String("out", "", "`DIR` for each scenario's script, trace, recording, events and logs")
 	parallel := fs.Int("parallel", 2, "replay `N` scenarios at once, each on its own cluster")
+	upParallel := fs.Int("up-parallel", 2, "start at most `N` clusters at once (the CPU-heavy part of a replay)")
 	jsonOut := fs.String("json", "", "also write the results to `FILE`")
 	markdown := fs.String("markdown", "", "also write the table as Markdown to `FILE` (docs/fidelity.md's)")
 	strict := fs.Bool("strict", false, "exit 1 when a scenario differs or cannot be replayed for an error")
 	expectFile := fs.String("expect", "", "the expected verdicts, `FILE`: exit 1 when a scenario expected to agree does not, or a replay fails for an error")
+	deadlineUnix := fs.Int64("deadline", 0, "stop at this time, in `SECONDS` since 1970: a scenario is started only when its duration and -overhead end before it, a replay still running then is cut short; both are reported \"not run\"")
+	overhead := fs.Duration("overhead", 45*time.Second, "what a replay takes beside its scenario's duration (converge, the cluster's start, the comparison), for -deadline")
 	_ = fs.Parse(args)
 	files := fs.Args()
 	if *bin == "" || *out == "" || len(files) == 0 {
@@ -166,37 +298,78 @@ func run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	var deadline time.Time
+	runCtx := ctx
+	if *deadlineUnix > 0 {
+		deadline = time.Unix(*deadlineUnix, 0)
+		var cancel context.CancelFunc
+		runCtx, cancel = context.WithDeadline(ctx, deadline)
+		defer cancel()
+		fmt.Printf("realcluster: %.0fs left for the replays (-deadline)\n", time.Until(deadline).Seconds())
+	}
 	var mu sync.Mutex
 	cfg := realcluster.Config{Bin: realcluster.BinIn(binDir), Converge: conv, KwokSrc: src, Out: *out,
 		Tolerance: realcluster.DefaultTolerance,
+		UpSlots:   make(chan struct{}, max(1, *upParallel)),
 		Log: func(format string, args ...any) {
 			mu.Lock()
 			defer mu.Unlock()
 			fmt.Fprintf(os.Stderr, format+"\n", args...)
 		}}
 	results := make([]*realcluster.Result, len(files))
+	// The longest scenarios start first: the replays wait on the clock,
+	// so the run takes about its longest scenario when -parallel lets
+	// them all run at once, and the fewest seconds otherwise.
+	durations := make([]time.Duration, len(files))
+	order := make([]int, len(files))
+	for i, f := range files {
+		order[i] = i
+		durations[i] = scenarioDuration(f)
+	}
+	sort.SliceStable(order, func(a, b int) bool { return durations[order[a]] > durations[order[b]] })
 	sem := make(chan struct{}, max(1, *parallel))
 	var wg sync.WaitGroup
 	began := time.Now()
-	for i, f := range files {
+	for _, i := range order {
+		f := files[i]
+		name := strings.TrimSuffix(filepath.Base(f), ".yaml")
 		wg.Add(1)
+		sem <- struct{}{}
 		go func() {
 			defer wg.Done()
-			sem <- struct{}{}
 			defer func() { <-sem }()
-			if ctx.Err() != nil {
-				results[i] = &realcluster.Result{Scenario: strings.TrimSuffix(filepath.Base(f), ".yaml"), Verdict: realcluster.NotReplayable, Why: "interrupted"}
+			switch {
+			case ctx.Err() != nil:
+				results[i] = &realcluster.Result{Scenario: name, Verdict: realcluster.NotReplayable, Why: "interrupted"}
+				return
+			case !deadline.IsZero() && time.Now().Add(durations[i]+*overhead).After(deadline):
+				results[i] = &realcluster.Result{Scenario: name, Verdict: realcluster.NotRun,
+					Why: fmt.Sprintf("the budget: %.0fs left, the replay needs about %.0fs", max(0, time.Until(deadline).Seconds()), (durations[i] + *overhead).Seconds())}
+				cfg.Log("%s: not run (the budget)", name)
 				return
 			}
-			r := realcluster.Replay(ctx, cfg, f)
+			r := realcluster.Replay(runCtx, cfg, f)
+			if r.Error && runCtx.Err() != nil && ctx.Err() == nil {
+				r = &realcluster.Result{Scenario: name, Verdict: realcluster.NotRun, Seconds: r.Seconds, Phases: r.Phases,
+					Why: fmt.Sprintf("cut short by the budget after %.0fs", r.Seconds)}
+			}
 			results[i] = r
-			cfg.Log("%s: %s (%.0fs)", r.Scenario, r.Verdict, r.Seconds)
+			cfg.Log("%s: %s (%.0fs: %s)", r.Scenario, r.Verdict, r.Seconds, phaseLine(r.Phases))
 		}()
 	}
 	wg.Wait()
 	table(os.Stdout, results, time.Since(began))
 	if err := writeResults(results, *jsonOut, *markdown); err != nil {
 		return err
+	}
+	var notRun []string
+	for _, r := range results {
+		if r.Verdict == realcluster.NotRun {
+			notRun = append(notRun, r.Scenario)
+		}
+	}
+	if len(notRun) > 0 {
+		fmt.Printf("realcluster: THE TIME BUDGET CUT THE RUN SHORT: %d of %d scenarios did not run: %s\n", len(notRun), len(results), strings.Join(notRun, " "))
 	}
 	var failed []string
 	for _, r := range results {
@@ -214,6 +387,7 @@ func run(ctx context.Context, args []string) error {
 			switch {
 			case !ok:
 				fmt.Printf("%s: %s (no expected verdict in %s)\n", r.Scenario, r.Verdict, *expectFile)
+			case r.Verdict == realcluster.NotRun:
 			case w == realcluster.Agrees && r.Verdict != realcluster.Agrees && !r.Error:
 				failed = append(failed, fmt.Sprintf("%s %s, expected to agree", r.Scenario, r.Verdict))
 			case w != r.Verdict && !r.Error:
@@ -225,6 +399,31 @@ func run(ctx context.Context, args []string) error {
 		return fmt.Errorf("%s", strings.Join(failed, "; "))
 	}
 	return nil
+}
+
+// phaseLine is a replay's phases, "converge 3s, up 9s, replay 93s, compare 0s".
+func phaseLine(p map[string]float64) string {
+	var parts []string
+	for _, k := range []string{"converge", "wait", "up", "replay", "compare"} {
+		if v, ok := p[k]; ok {
+			parts = append(parts, fmt.Sprintf("%s %.0fs", k, v))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// scenarioDuration is a scenario file's duration (0 when it does not load:
+// Replay reports why).
+func scenarioDuration(file string) time.Duration {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return 0
+	}
+	scn, _ := scenario.Parse(data, file)
+	if scn == nil {
+		return 0
+	}
+	return scn.Duration
 }
 
 // readExpected reads an expected-verdicts file: "SCENARIO VERDICT" a line
@@ -281,7 +480,11 @@ func table(w *os.File, results []*realcluster.Result, took time.Duration) {
 		}
 		fmt.Fprintf(w, "%-28s %-15s %-22s %s\n", r.Scenario, r.Verdict, score, detail)
 	}
-	fmt.Fprintf(w, "%d agree, %d differ, %d not replayable; %.0fs\n", counts[realcluster.Agrees], counts[realcluster.Differs], counts[realcluster.NotReplayable], took.Seconds())
+	fmt.Fprintf(w, "%d agree, %d differ, %d not replayable", counts[realcluster.Agrees], counts[realcluster.Differs], counts[realcluster.NotReplayable])
+	if counts[realcluster.NotRun] > 0 {
+		fmt.Fprintf(w, ", %d not run (the budget)", counts[realcluster.NotRun])
+	}
+	fmt.Fprintf(w, "; %.0fs\n", took.Seconds())
 }
 
 func up(ctx context.Context, args []string) error {
@@ -336,6 +539,8 @@ func markdownTable(results []*realcluster.Result) string {
 		switch r.Verdict {
 		case realcluster.NotReplayable:
 			replayed, agrees, detail = "no", "-", r.Why
+		case realcluster.NotRun:
+			replayed, agrees, detail = "not run", "-", r.Why
 		case realcluster.Differs:
 			agrees = "no"
 			if d := r.First(); d != nil {
