@@ -177,7 +177,10 @@ func TestSavedScenariosSurviveAReload(t *testing.T) {
 	saved := evalJS[struct {
 		Label, Note string
 		Rows        []string
-		Storage     struct{ Persistent bool }
+		Storage     struct {
+			Persistent bool
+			Notice     string
+		}
 	}](t, p, "{"+uiJS+`(async () => {
 		run("scale deployment/web --replicas=4");
 		tab("saved");
@@ -193,7 +196,7 @@ func TestSavedScenariosSurviveAReload(t *testing.T) {
 	assert.Equal(t, "Save", saved.Label)
 	assert.Equal(t, "Saved “my loop”: the scenario as it runs, with the steps added from the console.", saved.Note)
 	assert.Equal(t, []string{"my loop"}, saved.Rows)
-	assert.True(t, saved.Storage.Persistent, "IndexedDB works in headless chromium")
+	assert.True(t, saved.Storage.Persistent, "IndexedDB works in headless chromium; the page says: %s", saved.Storage.Notice)
 	want := evalJS[string](t, p, `converge.scenario()`)
 
 	p.reload(t)
