@@ -155,13 +155,17 @@ test: build lint
 test-wasm:
 	GOOS=js GOARCH=wasm $(GO) test $(TESTFLAGS) -exec="$(WASM_EXEC_DIR)/go_js_wasm_exec" $(WASM_TEST_PKGS)
 
-## test-browser: the command line's tests, with the browser tests (needs make build; runs alone, so a busy machine does not slow the browser)
-# BROWSER_TIMEOUT bounds the whole package (go test's default, 10m, is what an
-# idle 2-core machine needs; a busy one needs more): a hung browser fails the
-# run with the stacks instead of holding CI until its own limit.
+## test-browser: the command line's tests, with the browser tests (needs make build), BROWSER_PARALLEL at a time
+# BROWSER_TIMEOUT bounds the whole package (a few minutes on an idle 2-core
+# machine, several times that on a busy one): a hung browser fails the run
+# with the stacks instead of holding CI until its own limit. A hung page
+# fails its own test sooner (pageTimeout, cmd/converge/browser_harness_test.go).
+# BROWSER_PARALLEL is go test's -parallel: how many tests run side by side,
+# each in its own tab of the one chromium.
 BROWSER_TIMEOUT ?= 30m
+BROWSER_PARALLEL ?= 3
 test-browser: $(AXE)
-	$(GO) test $(TESTFLAGS) -timeout $(BROWSER_TIMEOUT) ./cmd/converge
+	$(GO) test $(TESTFLAGS) -parallel $(BROWSER_PARALLEL) -timeout $(BROWSER_TIMEOUT) ./cmd/converge
 
 ## screenshots: the browser tests that only take screenshots, for a person to look at, into SCREENSHOTS (default bin/screenshots); not part of make test
 SCREENSHOTS ?= $(CURDIR)/bin/screenshots

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -57,59 +58,74 @@ const eachTabJS = `
 // the screen (cut off by an ancestor that hides its overflow), nor
 // scrolls sideways inside its own box; and every table reflows to stacked
 // rows: each cell is a block of its own, labelled with its column's
-// header. Both checks share one page per view and one pass over its tabs.
+// header. Both checks share one page per view and one pass over its tabs;
+// the views run side by side, one subtest each.
 func TestUIPhoneHasNoSidewaysScrolling(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
-	tables := 0
-	for _, path := range phoneViews {
-		p := openUI(t, srv, path, phoneWidth, phoneHeight, "light")
-		got := evalJS[struct {
-			Sideways []string `json:"sideways"`
-			Tables   int      `json:"tables"`
-			Stacked  []string `json:"stacked"`
-		}](t, p, `(async () => {`+eachTabJS+`
-			const sideways = [], stacked = [];
-			let tables = 0;
-			await forEachTab(async (tab) => {
-				const out = [];
-				const w = document.documentElement.clientWidth;
-				if (document.documentElement.scrollWidth > w) out.push(tab + ": the page is " + document.documentElement.scrollWidth + " px wide");
-				for (const e of document.querySelectorAll(".cv-app *")) {
-					if (!visible(e) || e.closest("svg") && e.tagName !== "svg") continue;
-					const r = e.getBoundingClientRect();
-					if (r.right > w + 0.5 || r.left < -0.5) out.push(tab + ": " + describe(e) + " spans " + Math.round(r.left) + ".." + Math.round(r.right));
-					// The YAML editor keeps its long lines whole (the API server's
-					// marks point at a line and a column): it alone scrolls inside.
-					const ox = getComputedStyle(e).overflowX;
-					if ((ox === "auto" || ox === "scroll") && e.scrollWidth > e.clientWidth + 1 && !e.matches("textarea.cv-ed-text")) out.push(tab + ": " + describe(e) + " scrolls sideways (" + e.scrollWidth + " in " + e.clientWidth + ")");
+	var tables atomic.Int64
+	t.Run("views", func(t *testing.T) {
+		for _, path := range phoneViews {
+			t.Run(strings.TrimPrefix(path, "/?scenario="), func(t *testing.T) {
+				t.Parallel()
+				tables.Add(int64(phoneViewChecks(t, srv, path)))
+			})
+		}
+	})
+	assert.Positive(t, tables.Load(), "some view has a table")
+}
+
+// phoneViewChecks opens path at the phone's width and checks every tab for
+// sideways scrolling and unstacked tables; it returns how many tables it
+// saw.
+func phoneViewChecks(t *testing.T, srv *served, path string) int {
+	t.Helper()
+	p := openUI(t, srv, path, phoneWidth, phoneHeight, "light")
+	got := evalJS[struct {
+		Sideways []string `json:"sideways"`
+		Tables   int      `json:"tables"`
+		Stacked  []string `json:"stacked"`
+	}](t, p, `(async () => {`+eachTabJS+`
+		const sideways = [], stacked = [];
+		let tables = 0;
+		await forEachTab(async (tab) => {
+			const out = [];
+			const w = document.documentElement.clientWidth;
+			if (document.documentElement.scrollWidth > w) out.push(tab + ": the page is " + document.documentElement.scrollWidth + " px wide");
+			for (const e of document.querySelectorAll(".cv-app *")) {
+				if (!visible(e) || e.closest("svg") && e.tagName !== "svg") continue;
+				const r = e.getBoundingClientRect();
+				if (r.right > w + 0.5 || r.left < -0.5) out.push(tab + ": " + describe(e) + " spans " + Math.round(r.left) + ".." + Math.round(r.right));
+				// The YAML editor keeps its long lines whole (the API server's
+				// marks point at a line and a column): it alone scrolls inside.
+				const ox = getComputedStyle(e).overflowX;
+				if ((ox === "auto" || ox === "scroll") && e.scrollWidth > e.clientWidth + 1 && !e.matches("textarea.cv-ed-text")) out.push(tab + ": " + describe(e) + " scrolls sideways (" + e.scrollWidth + " in " + e.clientWidth + ")");
+			}
+			sideways.push(...out.slice(0, 8));
+			const bad = [];
+			for (const table of document.querySelectorAll(".cv-app table")) {
+				if (!visible(table)) continue;
+				tables++;
+				const heads = [...table.querySelectorAll("thead th")].map((th) => th.textContent.trim());
+				for (const tr of table.querySelectorAll("tbody tr")) {
+					if (!visible(tr)) continue;
+					[...tr.children].filter((td) => !td.hasAttribute("colspan")).forEach((td, i) => {
+						if (getComputedStyle(td).display === "table-cell") bad.push(tab + ": " + describe(td) + " is still a table cell");
+						const label = getComputedStyle(td, "::before").content;
+						if (heads[i] && td.textContent.trim() && !label.includes(heads[i])) bad.push(tab + ": " + describe(td) + " is not labelled " + heads[i] + " (" + label + ")");
+						if (heads[i] && getComputedStyle(td).display !== "none" && !td.innerText.trim()) bad.push(tab + ": " + describe(td) + " is a label " + heads[i] + " with nothing after it");
+					});
 				}
-				sideways.push(...out.slice(0, 8));
-				const bad = [];
-				for (const table of document.querySelectorAll(".cv-app table")) {
-					if (!visible(table)) continue;
-					tables++;
-					const heads = [...table.querySelectorAll("thead th")].map((th) => th.textContent.trim());
-					for (const tr of table.querySelectorAll("tbody tr")) {
-						if (!visible(tr)) continue;
-						[...tr.children].filter((td) => !td.hasAttribute("colspan")).forEach((td, i) => {
-							if (getComputedStyle(td).display === "table-cell") bad.push(tab + ": " + describe(td) + " is still a table cell");
-							const label = getComputedStyle(td, "::before").content;
-							if (heads[i] && td.textContent.trim() && !label.includes(heads[i])) bad.push(tab + ": " + describe(td) + " is not labelled " + heads[i] + " (" + label + ")");
-							if (heads[i] && getComputedStyle(td).display !== "none" && !td.innerText.trim()) bad.push(tab + ": " + describe(td) + " is a label " + heads[i] + " with nothing after it");
-						});
-					}
-				}
-				stacked.push(...bad.slice(0, 5));
-				return [];
-			});
-			return {sideways, tables, stacked};
-		})()`)
-		tables += got.Tables
-		assert.Empty(t, got.Sideways, "%s at %d px", path, phoneWidth)
-		assert.Empty(t, got.Stacked, "%s at %d px: tables stack", path, phoneWidth)
-		p.assertNoConsoleErrors(t)
-	}
-	assert.Positive(t, tables, "some view has a table")
+			}
+			stacked.push(...bad.slice(0, 5));
+			return [];
+		});
+		return {sideways, tables, stacked};
+	})()`)
+	assert.Empty(t, got.Sideways, "%s at %d px", path, phoneWidth)
+	assert.Empty(t, got.Stacked, "%s at %d px: tables stack", path, phoneWidth)
+	p.assertNoConsoleErrors(t)
+	return got.Tables
 }
 
 // At 375 px the time bar stays at the top of the screen wherever the page
@@ -117,6 +133,7 @@ func TestUIPhoneHasNoSidewaysScrolling(t *testing.T) {
 // the tabs come right after the rollout, before the scenario's description
 // and the loop.
 func TestUIPhoneTimeBarIsPinnedAndTheTabsAreNear(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openUI(t, srv, "/?scenario=rolling-update&t=24", phoneWidth, phoneHeight, "light")
 	got := evalJS[struct {
@@ -167,49 +184,55 @@ func TestUIPhoneTimeBarIsPinnedAndTheTabsAreNear(t *testing.T) {
 // page per view: the width changes on the open page (the charts' layout is
 // CSS only, which follows the viewport live).
 func TestUIChartsKeepLabelsApartAndEqualSeriesVisible(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	for _, path := range []string{"/?scenario=rolling-update&t=90", "/?scenario=readiness-gating&t=70", "/?scenario=node-lost&t=380"} {
-		p := openUI(t, srv, path, 1280, 800, "light")
-		for _, width := range []int64{1280, phoneWidth} {
-			p.emulate(t, width, 800, "light")
-			got := evalJS[struct {
-				Charts int      `json:"charts"`
-				Bad    []string `json:"bad"`
-			}](t, p, `(async () => {`+eachTabJS+`
-				document.querySelector("[data-tab=charts]").click();
-				await settle();
-				const bad = [];
-				const charts = document.querySelectorAll(".cv-chart");
-				for (const c of charts) {
-					for (const axis of c.querySelectorAll(".cv-xlabels, .cv-ylabels")) {
-						const ticks = [...axis.children].filter(visible).map((e) => [e.textContent, e.getBoundingClientRect()]);
-						for (let i = 0; i < ticks.length; i++) for (let j = i + 1; j < ticks.length; j++) {
-							const [a, ra] = ticks[i], [b, rb] = ticks[j];
-							if (ra.left < rb.right + 4 && rb.left < ra.right + 4 && ra.top < rb.bottom && rb.top < ra.bottom) bad.push(c.querySelector("figcaption").textContent + ": labels " + a + " and " + b + " overlap");
+		t.Run(strings.TrimPrefix(path, "/?scenario="), func(t *testing.T) {
+			t.Parallel()
+			p := openUI(t, srv, path, 1280, 800, "light")
+			for _, width := range []int64{1280, phoneWidth} {
+				p.emulate(t, width, 800, "light")
+				got := evalJS[struct {
+					Charts int      `json:"charts"`
+					Bad    []string `json:"bad"`
+				}](t, p, `(async () => {`+eachTabJS+`
+					document.querySelector("[data-tab=charts]").click();
+					await settle();
+					const bad = [];
+					const charts = document.querySelectorAll(".cv-chart");
+					for (const c of charts) {
+						for (const axis of c.querySelectorAll(".cv-xlabels, .cv-ylabels")) {
+							const ticks = [...axis.children].filter(visible).map((e) => [e.textContent, e.getBoundingClientRect()]);
+							for (let i = 0; i < ticks.length; i++) for (let j = i + 1; j < ticks.length; j++) {
+								const [a, ra] = ticks[i], [b, rb] = ticks[j];
+								if (ra.left < rb.right + 4 && rb.left < ra.right + 4 && ra.top < rb.bottom && rb.top < ra.bottom) bad.push(c.querySelector("figcaption").textContent + ": labels " + a + " and " + b + " overlap");
+							}
+							const plot = c.querySelector(".cv-plot-wrap").getBoundingClientRect();
+							for (const [a, r] of ticks) if (r.left < plot.left - 0.5 || r.right > plot.right + 0.5) bad.push(a + " sticks out of its chart");
 						}
-						const plot = c.querySelector(".cv-plot-wrap").getBoundingClientRect();
-						for (const [a, r] of ticks) if (r.left < plot.left - 0.5 || r.right > plot.right + 0.5) bad.push(a + " sticks out of its chart");
+						const lines = [...c.querySelectorAll(".cv-line")].filter((e) => e.getAttribute("d"));
+						for (let i = 0; i < lines.length; i++) for (let j = i + 1; j < lines.length; j++) {
+							if (lines[i].getAttribute("d") === lines[j].getAttribute("d")) bad.push(lines[i].getAttribute("class") + " hides " + lines[j].getAttribute("class"));
+						}
 					}
-					const lines = [...c.querySelectorAll(".cv-line")].filter((e) => e.getAttribute("d"));
-					for (let i = 0; i < lines.length; i++) for (let j = i + 1; j < lines.length; j++) {
-						if (lines[i].getAttribute("d") === lines[j].getAttribute("d")) bad.push(lines[i].getAttribute("class") + " hides " + lines[j].getAttribute("class"));
-					}
+					return {charts: charts.length, bad};
+				})()`)
+				assert.Positive(t, got.Charts, path)
+				assert.Empty(t, got.Bad, "%s at %d px", path, width)
+				if width == phoneWidth && strings.Contains(path, "rolling-update") {
+					p.shot(t, "phone-charts", true)
 				}
-				return {charts: charts.length, bad};
-			})()`)
-			assert.Positive(t, got.Charts, path)
-			assert.Empty(t, got.Bad, "%s at %d px", path, width)
-			if width == phoneWidth && strings.Contains(path, "rolling-update") {
-				p.shot(t, "phone-charts", true)
 			}
-		}
-		p.assertNoConsoleErrors(t)
+			p.assertNoConsoleErrors(t)
+			p.assertNoConsoleErrors(t)
+		})
 	}
 }
 
 // With no Deployment, the rollout card says so, and draws no bar: no gauge,
 // no hatching.
 func TestUIRolloutWithoutADeploymentIsAnEmptyState(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openUI(t, srv, "/?scenario=orphan-adopt&t=25", 1280, 800, "light")
 	got := evalJS[struct {
@@ -236,6 +259,7 @@ func TestUIRolloutWithoutADeploymentIsAnEmptyState(t *testing.T) {
 // any tab; and a first bring-up, whose pods exceed maxUnavailable with no
 // rollout replacing any, draws its budget neutral: no red, no hatching.
 func TestUIOnlyLinksLookLikeLinksAndStartingIsNotAFault(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openUI(t, srv, "/?scenario=rolling-update&t=1", 1280, 800, "light")
 	got := evalJS[struct {
@@ -268,6 +292,7 @@ func TestUIOnlyLinksLookLikeLinksAndStartingIsNotAFault(t *testing.T) {
 // the main content; the timeline's markers are buttons in one tab stop,
 // the arrows move between them and Enter seeks to one.
 func TestUIKeyboardEscapeSkipLinkAndMarkers(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openUI(t, srv, "/?scenario=rolling-update&t=24", 1280, 800, "light")
 	got := evalJS[struct {
@@ -322,7 +347,9 @@ func TestUIKeyboardEscapeSkipLinkAndMarkers(t *testing.T) {
 			const m = document.activeElement;
 			key(m, "Enter");
 			m.click();
-			for (let i = 0; i < 300 && converge.time() !== Number(m.dataset.t); i++) await new Promise((r) => setTimeout(r, 10));
+			// The seek may go in slices; the minute only bounds a hang.
+			const deadline = performance.now() + 60000;
+			while (converge.time() !== Number(m.dataset.t) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 10));
 			out.seeked = converge.time() === Number(m.dataset.t);
 		}
 		return out;
@@ -375,6 +402,7 @@ func (v axeViolation) String() string {
 // the light and the dark theme, at 1280 and at 375 px. The page's CSP is
 // bypassed in this test only, so that axe's script can be injected.
 func TestUIAxeFindsNoViolations(t *testing.T) {
+	t.Parallel()
 	src, err := os.ReadFile(axePath)
 	if err != nil {
 		unavailable(t, "axe-core is missing (%v): run make axe", err)
@@ -386,38 +414,43 @@ func TestUIAxeFindsNoViolations(t *testing.T) {
 	})
 	// One page per state: the width and the theme change on the open page
 	// (the layout is CSS only, which follows the viewport and the scheme
-	// live), and axe's script is injected once.
+	// live), and axe's script is injected once. The states run side by
+	// side, one subtest each.
 	for _, path := range []string{"/?scenario=rolling-update&t=24", "/?scenario=overlapping-selectors&t=45", "/?scenario=orphan-adopt&t=25"} {
-		p := openPageSetup(t, srv.URL+path, bypass)
-		p.waitReady(t)
-		p.waitFor(t, uiReady)
-		// The address's t is reached in slices (docs/js-api.md, open): axe
-		// must see the second it names, not a page still seeking.
-		p.waitFor(t, "converge.time() === converge.startup.t")
-		evalJS[chromedp.Void](t, p, string(src))
-		for _, width := range []int64{1280, phoneWidth} {
-			for _, scheme := range []string{"light", "dark"} {
-				name := fmt.Sprintf("%s %s %dpx", path, scheme, width)
-				p.emulate(t, width, 800, scheme)
-				got := evalJS[[]axeViolation](t, p, `(async () => {`+eachTabJS+`
-					return forEachTab(async (tab) => {
-						const r = await axe.run(document, {resultTypes: ["violations"]});
-						return r.violations.map((v) => ({...v, tab}));
-					});
-				})()`)
-				var lines []string
-				for _, v := range got {
-					lines = append(lines, v.String())
+		t.Run(strings.TrimPrefix(path, "/?scenario="), func(t *testing.T) {
+			t.Parallel()
+			p := openPageSetup(t, srv.URL+path, bypass)
+			p.waitReady(t)
+			p.waitFor(t, uiReady)
+			// The address's t is reached in slices (docs/js-api.md, open): axe
+			// must see the second it names, not a page still seeking.
+			p.waitFor(t, "converge.time() === converge.startup.t")
+			evalJS[chromedp.Void](t, p, string(src))
+			for _, width := range []int64{1280, phoneWidth} {
+				for _, scheme := range []string{"light", "dark"} {
+					name := fmt.Sprintf("%s %s %dpx", path, scheme, width)
+					p.emulate(t, width, 800, scheme)
+					got := evalJS[[]axeViolation](t, p, `(async () => {`+eachTabJS+`
+						return forEachTab(async (tab) => {
+							const r = await axe.run(document, {resultTypes: ["violations"]});
+							return r.violations.map((v) => ({...v, tab}));
+						});
+					})()`)
+					var lines []string
+					for _, v := range got {
+						lines = append(lines, v.String())
+					}
+					assert.Empty(t, lines, "axe-core's violations: %s\n%s", name, strings.Join(lines, "\n"))
 				}
-				assert.Empty(t, lines, "axe-core's violations: %s\n%s", name, strings.Join(lines, "\n"))
 			}
-		}
+		})
 	}
 }
 
 // Screenshots of every view of the screenshot test (uiViews) at 375 px, in
 // both themes: the first screen and the whole page.
 func TestUIPhoneScreenshots(t *testing.T) {
+	t.Parallel()
 	screenshotsOnly(t)
 	srv := startServe(t)
 	for _, scheme := range []string{"light", "dark"} {

@@ -74,6 +74,7 @@ const readCompare = `(() => {
 // the end says what `converge compare` says (the issue's known cases: 8 and
 // 13, 9 and 10, 10 and 11, 0 and 10).
 func TestUICompareView(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openCompare(t, srv, "/?scenario=compare-strategies&t=30", 1280, 900)
 	got := evalJS[compareState](t, p, readCompare)
@@ -127,6 +128,7 @@ func TestUICompareView(t *testing.T) {
 // card per variant, each value labelled with its column), and the side
 // column says which variant it shows.
 func TestUICompareAt375(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openCompare(t, srv, "/?scenario=compare-strategies&t=26", 375, 800)
 	wide := evalJS[[]string](t, p, `[...document.querySelectorAll(".cv-compare *")]
@@ -149,6 +151,7 @@ func TestUICompareAt375(t *testing.T) {
 // <converge-sim share=...>; <converge-sim compare> compares a scenario
 // without variants as one column.
 func TestUICompareShareLink(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openCompare(t, srv, "/?scenario=compare-strategies", 1280, 800)
 	share := evalJS[string](t, p, `converge.shareFragment()`)
@@ -193,6 +196,7 @@ func TestUICompareShareLink(t *testing.T) {
 // without progress"), and the timeline draws the rollout's seconds as
 // bands, with the deadline's mark ahead; once exceeded the mark says so.
 func TestUIWhereTheTimeGoes(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openUI(t, srv, "/?scenario=stuck-bad-image&t=62", 1280, 800, "light")
 	type state struct {

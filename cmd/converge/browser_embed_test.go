@@ -152,6 +152,7 @@ const sidewaysJS = `(() => {
 // that origin, both draw, each its own simulation with its attributes; the
 // time from the page's start to both first frames is logged.
 func TestEmbedTwoElementsOnAnotherOrigin(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	page := docsSite(t, srv.URL, `<h1>Rollouts, explained elsewhere</h1>
 <p>A rolling update:</p>
@@ -216,6 +217,7 @@ func TestEmbedTwoElementsOnAnotherOrigin(t *testing.T) {
 // loads it once, with its progress in bytes, and it draws; a click on the
 // loading state loads it too, and loading="eager" at once.
 func TestEmbedLoadsLazily(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	assets, count := countingProxy(t, srv.URL)
 	const spacer = `<div class="spacer">Scroll down for the demo.</div>`
@@ -296,6 +298,7 @@ func TestEmbedLoadsLazily(t *testing.T) {
 // At 375 px (and 320 px) nothing scrolls sideways: the app, ?embed=1 and a
 // docs page with an element.
 func TestEmbedNoSidewaysScrollAt375Px(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	docs := docsSite(t, srv.URL, `<h1>Rollouts</h1><p>A demo in a narrow column:</p>
 <converge-sim scenario="rolling-update" t="24" loading="eager"></converge-sim>
@@ -311,6 +314,7 @@ func TestEmbedNoSidewaysScrollAt375Px(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			p := openPage(t, tc.url)
 			for _, width := range []int64{375, 320} {
 				p.emulate(t, width, 800, "light")
@@ -330,6 +334,7 @@ func TestEmbedNoSidewaysScrollAt375Px(t *testing.T) {
 // a page of another origin, the element opens the same scenario at that
 // second; the user's own scenario travels as a share.
 func TestEmbedButtonSnippets(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openUI(t, srv, "/?scenario=basic-loop&t=12", 1280, 800, "light")
 	type panel struct {
@@ -429,6 +434,7 @@ func BenchmarkBrowserEmbedFirstFrame(b *testing.B) {
 // With --public-url, the Embed panel's snippets use that address and say
 // nothing of this machine.
 func TestEmbedButtonPublicURL(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t, "--public-url", "https://docs.example.org/sim")
 	p := openUI(t, srv, "/?scenario=basic-loop&t=12", 1280, 800, "light")
 	got := evalJS[struct {

@@ -77,6 +77,7 @@ func checkTwoDemos(t *testing.T, url string) {
 
 // A Hugo site with the shortcode of integrations/hugo, built by hugo.
 func TestHugoShortcode(t *testing.T) {
+	t.Parallel()
 	hugo := generator(t, "hugo")
 	srv := startServe(t)
 	dir := t.TempDir()
@@ -105,6 +106,7 @@ func TestHugoShortcode(t *testing.T) {
 
 // An MkDocs site with the override of integrations/mkdocs, built by mkdocs.
 func TestMkDocsSnippet(t *testing.T) {
+	t.Parallel()
 	mkdocs := generator(t, "mkdocs")
 	srv := startServe(t)
 	dir := t.TempDir()

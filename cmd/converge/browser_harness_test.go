@@ -14,10 +14,15 @@ package main
 // The helpers take testing.TB, so that benchmarks (BenchmarkBrowser*) use
 // them too.
 //
-// Browser tests run one at a time: they do not call t.Parallel(), because the
-// CI machine has two cores and a page's timings would suffer. Keep Evaluate
-// calls few (each is a round trip of about a millisecond); do the work in the
-// page and return one value.
+// Browser tests call t.Parallel(): each has its own tab in its own browser
+// context (its own storage), most their own `converge serve`, and none
+// asserts a duration (how soon is the benchmarks' question), so they run
+// side by side in tabs of the one chromium, as many at a time as go test's
+// -parallel (make test-browser sets it). A test that shares one page
+// between steps keeps them in order; tests of several independent pages
+// run each page as a parallel subtest. Benchmarks run alone, after the
+// tests. Keep Evaluate calls few (each is a round trip of about a
+// millisecond); do the work in the page and return one value.
 //
 // Without chromium or without the build outputs, the tests skip, except
 // when CI is set: there they fail, so that CI never passes by skipping.
@@ -46,12 +51,14 @@ import (
 // Timeouts of the harness. They only bound a hang; a healthy run takes a
 // fraction of each. pageTimeout bounds one call into the page: the longest
 // (axe on every tab, a seek of every scenario) take a few seconds on an
-// idle machine and over 30 on a busy one, where a tighter bound made
-// healthy runs fail.
+// idle machine and over 30 on a busy one, more with tests side by side,
+// where a tighter bound made healthy runs fail. converge serve starts and
+// stops in a fraction of a second, but took over 10 s to print its address
+// under a load average of 60.
 const (
-	serveStartTimeout = 10 * time.Second
-	serveStopTimeout  = 10 * time.Second
-	pageTimeout       = 2 * time.Minute
+	serveStartTimeout = time.Minute
+	serveStopTimeout  = time.Minute
+	pageTimeout       = 4 * time.Minute
 )
 
 // binaryPath is bin/converge of the repository, relative to this package.

@@ -1,8 +1,8 @@
 package main
 
 // Browser tests of what issue 23 bounds in the page: the trace download in
-// slices, and the address too large to follow the scenario. They do not
-// call t.Parallel() (see browser_harness_test.go).
+// slices, and the address too large to follow the scenario (see
+// browser_harness_test.go).
 
 import (
 	"strings"
@@ -36,6 +36,7 @@ objects:
 // the issue's 24 h scenario with 5 pods (about 1.6 GB) is refused after its
 // first slice, where it froze the page for 15 s and reached 3.1 GB.
 func TestTraceDownloadInSlices(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openUI(t, srv, "/?scenario=basic-loop", 1280, 800, "light")
 	type result struct {
@@ -66,6 +67,7 @@ func TestTraceDownloadInSlices(t *testing.T) {
 // Applying a scenario over 64 KiB in the editor leaves the page's address on the scenario
 // from before, and the page now says so instead of keeping silent.
 func TestAddressSaysWhenTheScenarioIsTooLarge(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openUI(t, srv, "/?scenario=basic-loop", 1280, 800, "light")
 	big := "name: big\ntitle: Big\ndescription: |\n" + strings.Repeat("  a long description line, to pass 64 KiB once inflated\n", 1300) + "duration: 30s\n"

@@ -124,6 +124,7 @@ func corruptBrHost(dir string, rules []headerRule) http.Handler {
 // embeds on one page: each host's page uses the file it can (count of
 // requests by path), and the console is clean.
 func TestExportedSiteOnEveryStaticHost(t *testing.T) {
+	t.Parallel()
 	dir := exportedSite(t)
 	data, err := os.ReadFile(filepath.Join(dir, "_headers"))
 	require.NoError(t, err)
@@ -157,6 +158,7 @@ func TestExportedSiteOnEveryStaticHost(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			origin, count := countingProxy(t, tc.host(t))
 			app := openPage(t, origin+"/")
 			app.waitReady(t)
@@ -186,6 +188,7 @@ func TestExportedSiteOnEveryStaticHost(t *testing.T) {
 // (a host without CORS, seen from another origin), the element is never
 // defined and its content shows as it is.
 func TestEmbedFallbackWhenNothingLoads(t *testing.T) {
+	t.Parallel()
 	dir := exportedSite(t)
 	const body = `<converge-sim id="a" scenario="rolling-update" loading="eager"><p id="poster">A poster of rolling-update</p></converge-sim>`
 

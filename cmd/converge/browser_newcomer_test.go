@@ -53,6 +53,7 @@ func scrollTo(t *testing.T, p *page, sel string) {
 // Problem 1: at the refused apply, the why panel, Events, Selectors, the
 // editor and the console all show the API server's exact text.
 func TestUINewcomerSeesTheAPIServersRejection(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	tests := []struct {
 		name, scenario string
@@ -66,6 +67,7 @@ func TestUINewcomerSeesTheAPIServersRejection(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			p := openUI(t, srv, fmt.Sprintf("/?scenario=%s&t=%d", tc.scenario, tc.t), 1280, 800, "light")
 			got := evalJS[struct {
 				Why       []string `json:"why"`
@@ -121,6 +123,7 @@ func TestUINewcomerSeesTheAPIServersRejection(t *testing.T) {
 // Steps log and in the console as they happen; failed steps in Events carry
 // their error.
 func TestUINewcomerSeesTheStepsOutputs(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openUI(t, srv, "/?scenario=selector-mismatch&t=4", 1280, 800, "light")
 	got := evalJS[struct {
@@ -174,6 +177,7 @@ func TestUINewcomerSeesTheStepsOutputs(t *testing.T) {
 // Problem 3: stuck on missing capacity or a bad image, the why headline
 // leads with the cause, the budget follows.
 func TestUINewcomerSeesTheBlockingCause(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	tests := []struct {
 		name, path, headline, budget string
@@ -184,6 +188,7 @@ func TestUINewcomerSeesTheBlockingCause(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			p := openUI(t, srv, tc.path, 1280, 800, "light")
 			got := evalJS[[2]string](t, p, `[document.querySelector(".cv-why .cv-headline").textContent, document.querySelector(".cv-why .cv-why-budget").textContent]`)
 			assert.Contains(t, got[0], tc.headline)
@@ -200,6 +205,7 @@ func TestUINewcomerSeesTheBlockingCause(t *testing.T) {
 // keeps the clock; an accepted one is a step with Remove; a check that
 // fails after it names it.
 func TestUIConsoleRefusalIsNoStepAndStepsCanBeRemoved(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openUI(t, srv, "/?scenario=basic-loop&t=10", 1280, 800, "light")
 	type state struct {
@@ -252,6 +258,7 @@ func TestUIConsoleRefusalIsNoStepAndStepsCanBeRemoved(t *testing.T) {
 // Problem 8: kubectl logs (and the other commands Converge does not
 // simulate) say so in one line, not as a typo.
 func TestUIKubectlLogsSaysItIsNotSimulated(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openUI(t, srv, "/?scenario=basic-loop&t=10", 1280, 800, "light")
 	got := evalJS[[]string](t, p, `(() => {`+newcomerJS+`
@@ -270,6 +277,7 @@ func TestUIKubectlLogsSaysItIsNotSimulated(t *testing.T) {
 // Deployment (the rollout card scrolls into view, highlighted), and a first
 // bring-up reads as starting, not as a violated budget.
 func TestUIWhyNameActsAndABringUpIsNeutral(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openUI(t, srv, "/?scenario=rolling-update&t=1", 1280, 800, "light")
 	got := evalJS[struct {
@@ -297,6 +305,7 @@ func TestUIWhyNameActsAndABringUpIsNeutral(t *testing.T) {
 // path (seekAsync, in slices), with the rollout drawn. The times are logged
 // (run with -v); the benchmark question of how fast is BenchmarkBrowserUIPlay's.
 func TestUIThousandPodsScenarioLoadsAndSeeks(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openPage(t, srv.URL+"/?scenario=rolling-1000-pods")
 	p.emulate(t, 1280, 800, "light")

@@ -34,6 +34,7 @@ type captionState struct {
 // continues to the next; the note's focus is highlighted; the timeline
 // marks every note from the start.
 func TestUINotesPauseAndContinue(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openUI(t, srv, "/?scenario=desired-state", 1280, 800, "light")
 	got := evalJS[captionState](t, p, captionJS)
@@ -77,6 +78,7 @@ func TestUINotesPauseAndContinue(t *testing.T) {
 
 // A link with t= opens at a note with it shown, at 375 px too.
 func TestUINoteLinkOpensAtTheNote(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	for _, width := range []int64{1280, 375} {
 		p := openUI(t, srv, "/?scenario=desired-state&t=46", width, 800, "light")
@@ -93,6 +95,7 @@ func TestUINoteLinkOpensAtTheNote(t *testing.T) {
 // A note's text is never HTML: markup in it shows as text, links are
 // http(s) anchors that open a new tab, code and emphasis are elements.
 func TestUINoteTextIsInert(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openUI(t, srv, "/?scenario=rolling-update", 1280, 800, "light")
 	src := "name: xss\nsteps:\n- at: 0s\n  note: \"<img src=x onerror=alert(1)> *new* `code` [docs](https://kubernetes.io/docs/)\"\n  focus: pod/nope\n"
@@ -124,6 +127,7 @@ func TestUINoteTextIsInert(t *testing.T) {
 // <converge-sim captions> shows the notes and stops at them; without the
 // attribute the embed shows none.
 func TestEmbedCaptions(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	docs := docsSite(t, srv.URL, `<converge-sim id="on" scenario="desired-state" t="16" captions loading="eager"></converge-sim>
 <converge-sim id="off" scenario="desired-state" t="16" loading="eager"></converge-sim>`)
@@ -147,6 +151,7 @@ func TestEmbedCaptions(t *testing.T) {
 // the open scenario's lesson and Next; a scenario played to its end is
 // ticked, and stays ticked after a reload (localStorage).
 func TestUILessonsPath(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openUI(t, srv, "/", 1280, 800, "light")
 	type state struct {

@@ -62,6 +62,7 @@ func cdnHost(t *testing.T, tgz, prefix string) string {
 // under /npm/converge-sim@VERSION/ as a CDN serves it, embeds two demos on
 // a page of another origin; its version is the binary's.
 func TestEmbedFromTheNPMPackage(t *testing.T) {
+	t.Parallel()
 	bin, err := filepath.Abs(binaryPath)
 	require.NoError(t, err)
 	if _, err := os.Stat(bin); err != nil {

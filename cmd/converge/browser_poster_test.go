@@ -30,6 +30,7 @@ const posterShown = `(() => { const i = document.getElementById(%q).shadowRoot.q
 	return !!i && i.complete && i.naturalWidth > 0; })()`
 
 func TestEmbedPosterBeforeTheWasm(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	resp, err := http.Get(srv.URL + "/posters/rolling-update-20s.svg")
 	require.NoError(t, err)
@@ -95,6 +96,7 @@ func TestEmbedPosterBeforeTheWasm(t *testing.T) {
 // script (JavaScript off, or converge.js unreachable): the browser shows
 // the element's content, the poster, as it is.
 func TestEmbedPosterWithoutJavaScript(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	mux := http.NewServeMux()
 	mux.HandleFunc("/docs/", func(w http.ResponseWriter, _ *http.Request) {

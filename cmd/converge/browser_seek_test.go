@@ -33,6 +33,7 @@ func daySharePath(t testing.TB, replicas, nodes int, at string) string {
 // slices, with a progress line and Cancel under the timeline; Cancel stops
 // there and draws that second.
 func TestUIFarSeekGoesInSlices(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openUI(t, srv, daySharePath(t, 5, 3, "86400"), 1280, 900, "light")
 	p.waitFor(t, `!document.querySelector(".cv-seeking").hidden && document.querySelector(".cv-seek-text").textContent.startsWith("Computing up to 24h: ")`)
@@ -62,6 +63,7 @@ func TestUIFarSeekGoesInSlices(t *testing.T) {
 // the snapshot, reports progress, and an AbortController stops it; seek
 // refuses the same jump, naming seekAsync.
 func TestBrowserSeekAsync(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openPage(t, srv.URL+daySharePath(t, 5, 3, "0"))
 	p.waitReady(t)

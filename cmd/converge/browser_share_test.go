@@ -1,8 +1,7 @@
 package main
 
 // Browser tests of sharing, My scenarios (hackpadfs' IndexedDB filesystem)
-// and the downloads: see browser_harness_test.go. They do not call
-// t.Parallel().
+// and the downloads: see browser_harness_test.go.
 
 import (
 	"bytes"
@@ -20,8 +19,10 @@ import (
 
 // uiJS are helpers the tests' scripts share: q, tab(name), input(el, v),
 // run(line) (a console command, typed), until(test) (a Promise of a
-// condition within 5 s) and overflow(selector) (the elements under the
-// selector that pass the viewport's left or right edge).
+// condition; its minute only bounds a hang, well within pageTimeout: 5 s
+// failed healthy runs on a busy machine) and overflow(selector) (the
+// elements under the selector that pass the viewport's left or right
+// edge).
 const uiJS = `
 const q = (s) => document.querySelector(s);
 const tab = (name) => q("[data-tab=" + name + "]").click();
@@ -33,7 +34,7 @@ const run = (line) => {
 	el.dispatchEvent(new KeyboardEvent("keydown", {key: "Enter", bubbles: true, cancelable: true}));
 };
 const until = (test) => new Promise((resolve, reject) => {
-	const deadline = performance.now() + 5000;
+	const deadline = performance.now() + 60000;
 	const poll = () => {
 		let v;
 		try { v = test(); } catch (e) { v = undefined; }
@@ -58,6 +59,7 @@ const stubClipboard = `Object.defineProperty(navigator, "clipboard", {configurab
 // once a console command joined the scenario; without a Clipboard API the
 // link is shown to copy by hand.
 func TestShareLinkKeepsTheTime(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openUI(t, srv, "/?scenario=rolling-update", 1280, 800, "light")
 	got := evalJS[struct {
@@ -132,6 +134,7 @@ func TestShareLinkKeepsTheTime(t *testing.T) {
 // A scenario over 64 KiB gets no link: Share saves it in My scenarios and
 // says why, and a second Share replaces that save.
 func TestShareOfATooLargeScenario(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openUI(t, srv, "/?scenario=basic-loop", 1280, 800, "light")
 	big := "name: big\ntitle: Big\ndescription: |\n" + strings.Repeat("  a long description line, to pass 64 KiB once inflated\n", 1300) + "duration: 30s\n"
@@ -168,12 +171,16 @@ func TestShareOfATooLargeScenario(t *testing.T) {
 // survives a reload; rename, duplicate, delete and open work from the
 // list.
 func TestSavedScenariosSurviveAReload(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openUI(t, srv, "/?scenario=basic-loop&t=10", 1280, 800, "light")
 	saved := evalJS[struct {
 		Label, Note string
 		Rows        []string
-		Storage     struct{ Persistent bool }
+		Storage     struct {
+			Persistent bool
+			Notice     string
+		}
 	}](t, p, "{"+uiJS+`(async () => {
 		run("scale deployment/web --replicas=4");
 		tab("saved");
@@ -189,7 +196,7 @@ func TestSavedScenariosSurviveAReload(t *testing.T) {
 	assert.Equal(t, "Save", saved.Label)
 	assert.Equal(t, "Saved “my loop”: the scenario as it runs, with the steps added from the console.", saved.Note)
 	assert.Equal(t, []string{"my loop"}, saved.Rows)
-	assert.True(t, saved.Storage.Persistent, "IndexedDB works in headless chromium")
+	assert.True(t, saved.Storage.Persistent, "IndexedDB works in headless chromium; the page says: %s", saved.Storage.Notice)
 	want := evalJS[string](t, p, `converge.scenario()`)
 
 	p.reload(t)
@@ -240,6 +247,7 @@ func TestSavedScenariosSurviveAReload(t *testing.T) {
 // The editor keeps its text as a draft while it is typed, unapplied, and
 // offers it back after a reload.
 func TestDraftRestoredAfterAReload(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openUI(t, srv, "/?scenario=basic-loop", 1280, 800, "light")
 	typed := evalJS[string](t, p, "{"+uiJS+`(async () => {
@@ -292,6 +300,7 @@ func TestDraftRestoredAfterAReload(t *testing.T) {
 // Where IndexedDB cannot be used (here it throws, as in a sandboxed frame
 // or a private window), the page says so once and keeps working in memory.
 func TestIndexedDBUnavailable(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	stub := `Object.defineProperty(window, "indexedDB", {configurable: true,
 		get() { throw new DOMException("The user denied permission to access the database.", "SecurityError"); }});`
@@ -345,6 +354,7 @@ HTMLAnchorElement.prototype.click = function () {
 // converge run --output jsonl writes for the scenario (console step
 // included), the script what converge export-kubectl prints.
 func TestDownloadsAreTheNativeFiles(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openUI(t, srv, "/?scenario=basic-loop&t=10", 1280, 800, "light")
 	type file struct{ Name, Type, Text string }
@@ -392,6 +402,7 @@ func TestDownloadsAreTheNativeFiles(t *testing.T) {
 // A .yaml file imported with the file picker, or dropped on the editor, is
 // saved in My scenarios and opened; one with problems goes into the editor.
 func TestImportAndDropOnTheEditor(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openUI(t, srv, "/?scenario=basic-loop", 1280, 800, "light")
 	good := "name: imported\ntitle: Imported\nduration: 20s\n"
@@ -433,6 +444,7 @@ func TestImportAndDropOnTheEditor(t *testing.T) {
 // 375 px, light and dark; nothing of them passes the edge of a 375 px
 // screen.
 func TestShareAndSavedScreenshots(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	for _, width := range []int64{1280, 375} {
 		for _, scheme := range []string{"light", "dark"} {

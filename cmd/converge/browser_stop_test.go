@@ -40,6 +40,7 @@ func openCaught(t *testing.T, url string) *page {
 // and the editor's unapplied edits, which the page had kept as they
 // changed.
 func TestUIStoppedRuntimeIsSaidPlainly(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openCaught(t, srv.URL+"/?scenario=basic-loop")
 	p.emulate(t, 1280, 900, "light")
@@ -105,6 +106,7 @@ func TestUIStoppedRuntimeIsSaidPlainly(t *testing.T) {
 // TestBrowserEmbedsShowTheStop: every <converge-sim> of a docs page says
 // that the simulator stopped, in its own shadow root.
 func TestBrowserEmbedsShowTheStop(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openCaught(t, srv.URL+"/"+web.EmbedDemoPath)
 	p.waitReady(t)
@@ -122,6 +124,7 @@ func TestBrowserEmbedsShowTheStop(t *testing.T) {
 // dropped without dispose() are disposed once collected, so that the
 // page's count goes back down.
 func TestBrowserLeakedSimulationsAreDisposed(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openPage(t, srv.URL+"/?scenario=basic-loop")
 	p.waitReady(t)

@@ -20,6 +20,7 @@ import (
 // (describe, YAML, events, owner chain); Escape closes it and gives focus
 // back to the tile.
 func TestUITruthTilePanelOpensByMouseAndKeyboard(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openUI(t, srv, "/?scenario=crashloop&t=20", 1280, 800, "light")
 	tile := evalJS[struct {
@@ -86,6 +87,7 @@ func TestUITruthTilePanelOpensByMouseAndKeyboard(t *testing.T) {
 // (20s) is still on screen at 22s, marked with its age, and the why-line
 // says nothing moved instead of "in sync"; by 25s it is gone.
 func TestUITruthRefusalStaysOnScreen(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openUI(t, srv, "/?scenario=selector-immutable&t=22", 1280, 800, "light")
 	got := evalJS[struct {
@@ -108,6 +110,7 @@ func TestUITruthRefusalStaysOnScreen(t *testing.T) {
 // at 20s and the Deployment controller scales it back within the second:
 // the three pods are drawn at 20s and told in the why card until 24s.
 func TestUITruthDriftWithinASecond(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openUI(t, srv, "/?scenario=manual-drift&t=20", 1280, 800, "light")
 	type drift struct {
@@ -138,6 +141,7 @@ func TestUITruthDriftWithinASecond(t *testing.T) {
 // screenshots`, not in `make test` (screenshotsOnly); the tests above
 // assert what these views show.
 func TestUITruthScreenshots(t *testing.T) {
+	t.Parallel()
 	screenshotsOnly(t)
 	srv := startServe(t)
 	for _, tc := range []struct {

@@ -2,9 +2,8 @@ package main
 
 // Browser tests of the page itself (the Go renderer in wasm/render*.go and
 // wasm/ui*.go, web/index.html, web/style.css): see browser_harness_test.go.
-// They do not call t.Parallel(). Each drives the page the way a user does
-// (clicks, keys, typing) inside one Evaluate and returns what the page then
-// shows.
+// Each drives the page the way a user does (clicks, keys, typing) inside one
+// Evaluate and returns what the page then shows.
 //
 // Screenshots of every main view, in the light and the dark theme, at
 // 1280×800 and at 768 px wide, are written as test artifacts (and to
@@ -89,12 +88,14 @@ func (p *page) emulate(t testing.TB, width, height int64, scheme string) {
 	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(width, height), media))
 }
 
-// waitFor polls expr in the page until it is true.
+// waitFor polls expr in the page until it is true, within pageTimeout
+// (chromedp's own polling timeout, 30 s of the page's time, is off: a
+// busy machine took longer to boot a page).
 func (p *page) waitFor(t testing.TB, expr string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, pageTimeout)
 	defer cancel()
-	_, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(10*time.Millisecond)))
+	_, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(10*time.Millisecond), chromedp.WithPollingTimeout(0)))
 	require.NoError(t, err, "waiting for %s\nconsole:\n%s", expr, p.consoleText())
 }
 
@@ -136,6 +137,7 @@ func saveShot(t testing.TB, name string, png []byte) {
 // 1.5 s of the navigation: the why-line, the rollout, the loop and the
 // scenario's title.
 func TestUIPageLoadsAndDrawsTheRolloutFirst(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openUI(t, srv, "/", 1280, 800, "light")
 	got := evalJS[struct {
@@ -210,6 +212,7 @@ func loopTitles(t testing.TB, name string) []string {
 
 // Pressing play advances simulated time until pause; the controls say so.
 func TestUIPlayAdvancesTime(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openUI(t, srv, "/?scenario=rolling-update", 1280, 800, "light")
 	start := evalJS[int](t, p, `(document.querySelector(".cv-play").click(), converge.time())`)
@@ -239,6 +242,7 @@ func TestUIPlayAdvancesTime(t *testing.T) {
 // A console command changes the cluster, joins the scenario as a step and
 // is echoed with kubectl's output; the history and tab completion work.
 func TestUIConsoleRunsCommandsAndEchoesThem(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openUI(t, srv, "/?scenario=basic-loop&t=10", 1280, 800, "light")
 	got := evalJS[struct {
@@ -283,6 +287,7 @@ func TestUIConsoleRunsCommandsAndEchoesThem(t *testing.T) {
 // A console command that waits (rollout status) shows its first line at
 // once and its later lines as the simulation advances, until it ends.
 func TestUIConsoleCommandThatWaits(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openUI(t, srv, "/?scenario=rolling-update&t=21", 1280, 800, "light")
 	first := evalJS[struct {
@@ -318,6 +323,7 @@ func TestUIConsoleCommandThatWaits(t *testing.T) {
 // is about, and Apply waits until it is fixed; a valid edit applies and
 // restarts the simulation.
 func TestUIEditorShowsTheAPIServersMessageAtItsLine(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openUI(t, srv, "/?scenario=rolling-update&t=30", 1280, 800, "light")
 	src := evalJS[string](t, p, `(document.querySelector("[data-tab=editor]").click(), document.querySelector(".cv-ed-text").value)`)
@@ -398,6 +404,7 @@ func TestUIEditorShowsTheAPIServersMessageAtItsLine(t *testing.T) {
 // The revisions ledger's button rolls back: the old template comes back as
 // the newest revision, and the command shows in the console.
 func TestUIRollbackButtonRollsBack(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openUI(t, srv, "/?scenario=rolling-update&t=70", 1280, 800, "light")
 	got := evalJS[struct {
@@ -438,6 +445,7 @@ func TestUIRollbackButtonRollsBack(t *testing.T) {
 // globalThis.convergeProfile is set: one full render, and the timeline and
 // the tab drawn once each, so that no part is drawn again on its own.
 func TestUIEachActionRendersOnce(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openUI(t, srv, "/?scenario=rolling-update&t=70", 1280, 800, "light")
 	type counts struct{ Render, Timeline, Tab int }
@@ -483,6 +491,7 @@ func TestUIEachActionRendersOnce(t *testing.T) {
 // Space plays and pauses, the arrows step (shift: 10 s), "/" goes to the
 // console; keys typed in a text field stay there.
 func TestUIKeyboardShortcuts(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openUI(t, srv, "/?scenario=rolling-update&t=20", 1280, 800, "light")
 	got := evalJS[map[string]any](t, p, `(() => {
@@ -509,6 +518,7 @@ func TestUIKeyboardShortcuts(t *testing.T) {
 // The scenario picker, the scrubber, the events' filter and time links, the
 // charts, the nodes and the selectors' verdict respond as a user expects.
 func TestUIViewsRespondToTheUser(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openUI(t, srv, "/?scenario=rolling-update&t=30", 1280, 800, "light")
 	got := evalJS[struct {
@@ -626,6 +636,7 @@ var uiViews = []uiView{
 // docs/screenshot.png is the light rollout view's first screen (refreshed
 // with -update-screenshot).
 func TestUIScreenshots(t *testing.T) {
+	t.Parallel()
 	screenshotsOnly(t)
 	srv := startServe(t)
 	for _, scheme := range []string{"light", "dark"} {

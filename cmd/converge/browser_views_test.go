@@ -12,6 +12,7 @@ import (
 )
 
 func TestEmbedViews(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openPage(t, docsSite(t, srv.URL, `<h1>Views</h1>
 <converge-sim id="default" scenario="rolling-update" t="20" loading="eager"></converge-sim>

@@ -46,6 +46,7 @@ const writersJS = `(() => {
 })()`
 
 func TestUIWritersOfAGitOpsUndo(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	for _, scheme := range []string{"light", "dark"} {
 		p := openUI(t, srv, "/?scenario=gitops-undoes-kubectl-scale&t=70", 1280, 800, scheme)
@@ -76,6 +77,7 @@ func TestUIWritersOfAGitOpsUndo(t *testing.T) {
 }
 
 func TestUIWritersOfAnHPAUndo(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	p := openUI(t, srv, "/?scenario=hpa-undoes-kubectl-scale&t=140", 1280, 800, "light")
 	got := evalJS[writersShown](t, p, writersJS)
