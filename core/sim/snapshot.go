@@ -102,7 +102,7 @@ func (s *Sim) WriteTraceLine(w io.Writer) error {
 // WriteTraceDelta writes the snapshot for a reader that keeps the objects
 // it was sent (d): the trace line, but for each object a number when the
 // reader holds it (its last snapshot had it) and [number, object]
-// otherwise (store.Store.WriteJSONDelta). It fails as WriteTraceLine does.
+// otherwise (store.Store.WriteJSONList). It fails as WriteTraceLine does.
 func (s *Sim) WriteTraceDelta(w io.Writer, d *store.Sent) error {
 	if err := s.checkTraceLine(); err != nil {
 		return err
@@ -164,10 +164,8 @@ func (s *Sim) writeTraceLine(w io.Writer, d *store.Sent) error {
 			return err
 		}
 		var err error
-		if f.kind != "" && d != nil {
-			err = st.store.WriteJSONDelta(w, f.kind, d)
-		} else if f.kind != "" {
-			err = st.store.WriteJSONList(w, f.kind)
+		if f.kind != "" {
+			err = st.store.WriteJSONList(w, f.kind, d)
 		} else {
 			_, err = w.Write(st.line[i])
 		}

@@ -35,40 +35,9 @@ func (s *Store) ByName(kind string) []api.Object {
 	return out
 }
 
-// WriteJSONList writes every object of a kind as a JSON array, sorted as
-// ByName, with the bytes json.Marshal gives for that slice of objects. The
-// JSON of an object is encoded once and kept until the object is replaced.
-func (s *Store) WriteJSONList(w io.Writer, kind string) error {
-	c, err := s.coll(kind)
-	if err != nil {
-		return err
-	}
-	order := c.sorted()
-	if len(order) == 0 {
-		_, err := io.WriteString(w, "[]")
-		return err
-	}
-	sep := openBracket
-	for _, pos := range order {
-		b, err := c.encoded(int(pos), s.encoded)
-		if err != nil {
-			return err
-		}
-		if _, err := w.Write(sep); err != nil {
-			return err
-		}
-		if _, err := w.Write(b); err != nil {
-			return err
-		}
-		sep = comma
-	}
-	_, err = w.Write(closeBracket)
-	return err
-}
-
 // Sent is what a reader that keeps the objects it was sent (the page's
 // JS API, which parses each object once) holds: every object of the last
-// WriteJSONDelta calls, by identity, with the number it was sent as.
+// WriteJSONList calls, by identity, with the number it was sent as.
 type Sent struct {
 	prev, next map[api.Object]uint32
 	last       uint32
@@ -84,10 +53,13 @@ func (d *Sent) Begin() {
 	clear(d.next)
 }
 
-// WriteJSONDelta writes every object of a kind as WriteJSONList orders
-// them, each as its number when the reader holds it (d's last snapshot
-// had it: stored objects are immutable) and as [number, JSON] otherwise.
-func (s *Store) WriteJSONDelta(w io.Writer, kind string, d *Sent) error {
+// WriteJSONList writes every object of a kind as a JSON array, sorted as
+// ByName, with the bytes json.Marshal gives for that slice of objects. The
+// JSON of an object is encoded once and kept until the object is replaced.
+// For a reader d that keeps what it was sent (nil: none), it writes each
+// object d holds (d's last snapshot had it: stored objects are immutable)
+// as its number instead, and each other as [number, JSON].
+func (s *Store) WriteJSONList(w io.Writer, kind string, d *Sent) error {
 	c, err := s.coll(kind)
 	if err != nil {
 		return err
@@ -95,20 +67,21 @@ func (s *Store) WriteJSONDelta(w io.Writer, kind string, d *Sent) error {
 	sep := openBracket
 	var num []byte
 	for _, pos := range c.sorted() {
-		obj := c.at(int(pos))
-		n, held := d.prev[obj]
-		if !held {
-			d.last++
-			n = d.last
-		}
-		d.next[obj] = n
 		num = append(num[:0], sep...)
-		if !held {
-			num = append(num, '[')
-		}
-		num = strconv.AppendUint(num, uint64(n), 10)
-		if !held {
-			num = append(num, ',')
+		held := false
+		if d != nil {
+			obj := c.at(int(pos))
+			var n uint32
+			if n, held = d.prev[obj]; !held {
+				d.last++
+				n = d.last
+				num = append(num, '[')
+			}
+			d.next[obj] = n
+			num = strconv.AppendUint(num, uint64(n), 10)
+			if !held {
+				num = append(num, ',')
+			}
 		}
 		if _, err := w.Write(num); err != nil {
 			return err
@@ -121,15 +94,16 @@ func (s *Store) WriteJSONDelta(w io.Writer, kind string, d *Sent) error {
 			if _, err := w.Write(b); err != nil {
 				return err
 			}
-			if _, err := w.Write(closeBracket); err != nil {
-				return err
+			if d != nil {
+				if _, err := w.Write(closeBracket); err != nil {
+					return err
+				}
 			}
 		}
 		sep = comma
 	}
 	if sep[0] == '[' {
-		_, err := w.Write(openBracket)
-		if err != nil {
+		if _, err := w.Write(openBracket); err != nil {
 			return err
 		}
 	}

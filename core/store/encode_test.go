@@ -35,7 +35,7 @@ func requireListIsMarshal(t *testing.T, s *store.Store, what string) {
 	want, err := json.Marshal(sortedPods(s))
 	require.NoError(t, err)
 	var got bytes.Buffer
-	require.NoError(t, s.WriteJSONList(&got, api.KindPod))
+	require.NoError(t, s.WriteJSONList(&got, api.KindPod, nil))
 	require.Equal(t, string(want), got.String(), what)
 	byName := s.ByName(api.KindPod)
 	require.Len(t, byName, s.Count(api.KindPod), what)
@@ -52,7 +52,7 @@ func TestWriteJSONListIsJSONMarshal(t *testing.T) {
 	t.Parallel()
 	s := simtest.NewStore()
 	var empty bytes.Buffer
-	require.NoError(t, s.WriteJSONList(&empty, api.KindPod))
+	require.NoError(t, s.WriteJSONList(&empty, api.KindPod, nil))
 	assert.Equal(t, "[]", empty.String())
 	// Names out of creation order, in two namespaces, one a prefix of the other.
 	for i := 0; i < 300; i++ {
