@@ -171,6 +171,15 @@ func argErr(a args, err error) error {
 }
 
 func (p *page) stepping(f *funcs, inst *Instance) {
+	// snapshot is step's, seek's and delta's result: with a number as
+	// argument i (the snapshot converge.js holds), what changed since it
+	// (Session.TraceDelta); without, the trace line.
+	snapshot := func(a args, i int) (any, error) {
+		if held := a.get(i); held.Type() == js.TypeNumber {
+			return inst.TraceDelta(int64(held.Float()))
+		}
+		return inst.TraceLine()
+	}
 	// steps checks step's and advance's argument and steps; a step that
 	// would keep the page busy beyond about a second is refused.
 	steps := func(a args) error {
@@ -191,7 +200,7 @@ func (p *page) stepping(f *funcs, inst *Instance) {
 		if err := steps(a); err != nil {
 			return nil, err
 		}
-		return inst.TraceLine()
+		return snapshot(a, 1)
 	})
 	f.set("advance", valueFunc, func(a args) (any, error) {
 		if err := steps(a); err != nil {
@@ -248,7 +257,13 @@ func (p *page) stepping(f *funcs, inst *Instance) {
 		if err := seeks(a); err != nil {
 			return nil, err
 		}
-		return inst.TraceLine()
+		return snapshot(a, 1)
+	})
+	f.set("delta", valueFunc, func(a args) (any, error) {
+		if err := live(inst); err != nil {
+			return nil, err
+		}
+		return snapshot(a, 0)
 	})
 	f.set("moveTo", valueFunc, func(a args) (any, error) {
 		if err := seeks(a); err != nil {

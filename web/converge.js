@@ -180,6 +180,20 @@ const leaks =
     : null;
 
 /**
+ * Freezes o and everything in it.
+ * @template T
+ * @param {T} o
+ * @returns {T}
+ */
+function deepFreeze(o) {
+  if (o !== null && typeof o === "object") {
+    Object.freeze(o);
+    for (const v of Object.values(o)) deepFreeze(v);
+  }
+  return o;
+}
+
+/**
  * One simulation. globalThis.converge has all of these methods for the
  * page's default instance; converge.create() makes more.
  */
@@ -223,6 +237,38 @@ export class Simulation {
    */
   #json(name, ...args) {
     return JSON.parse(this.#call(name, ...args));
+  }
+
+  /** the number of the last snapshot read (Go's Session.TraceDelta), 0 for none */
+  #held = 0;
+  /** @type {Map<number, object>} its objects by number, frozen */
+  #objects = new Map();
+
+  /**
+   * Reads a snapshot sent as what changed since the one held: its number, a
+   * newline, then the trace line with each object held as its number and
+   * each other as [number, object]. An object is parsed once and shared,
+   * frozen, by the snapshots that have it.
+   * @param {string} text
+   * @returns {Snapshot}
+   */
+  #snapshot(text) {
+    const nl = text.indexOf("\n");
+    const snap = JSON.parse(text.slice(nl + 1));
+    const held = this.#objects;
+    const objects = new Map();
+    for (const list of Object.values(snap)) {
+      if (!Array.isArray(list) || !(typeof list[0] === "number" || Array.isArray(list[0]))) continue;
+      for (let i = 0; i < list.length; i++) {
+        const e = list[i];
+        const o = typeof e === "number" ? held.get(e) : deepFreeze(e[1]);
+        objects.set(typeof e === "number" ? e : e[0], o);
+        list[i] = o;
+      }
+    }
+    this.#held = Number(text.slice(0, nl));
+    this.#objects = objects;
+    return snap;
   }
 
   /**
@@ -299,7 +345,7 @@ export class Simulation {
    * @param {number} [seconds]
    * @returns {Snapshot}
    */
-  step(seconds) { return this.#json("step", seconds); }
+  step(seconds) { return this.#snapshot(this.#call("step", seconds, this.#held)); }
 
   /**
    * step() without building a snapshot: returns the new second (see moveTo).
@@ -315,7 +361,7 @@ export class Simulation {
    * @param {number} t
    * @returns {Snapshot}
    */
-  seek(t) { return this.#json("seek", t); }
+  seek(t) { return this.#snapshot(this.#call("seek", t, this.#held)); }
 
   /**
    * Moves to second t in slices, one per animation frame, so that the page
@@ -339,7 +385,7 @@ export class Simulation {
   moveTo(t) { return this.#call("moveTo", t); }
 
   /** @returns {Snapshot} the current second */
-  snapshot() { return this.#json("snapshot"); }
+  snapshot() { return this.#snapshot(this.#call("delta", this.#held)); }
 
   /**
    * The current snapshot as the exact bytes of `converge run --output jsonl`.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"converge/core/compare"
@@ -12,6 +13,7 @@ import (
 	"converge/core/manifest"
 	"converge/core/scenario"
 	"converge/core/sim"
+	"converge/core/store"
 	"converge/core/view"
 )
 
@@ -68,6 +70,10 @@ type Session struct {
 	now   func() time.Duration
 	// line is the buffer snapshots are written into (TraceLine).
 	line bytes.Buffer
+	// sent is what the JS API's reader holds of the snapshots it was sent
+	// (TraceDelta), as of its snapshot number sentNum.
+	sent    store.Sent
+	sentNum int64
 	// tooLarge is where SaveTooLarge saved last.
 	tooLarge tooLargeSave
 }
@@ -425,6 +431,35 @@ func (s *Session) TraceLine() (string, error) {
 	}
 	s.line.Reset()
 	if err := s.Sim.WriteTraceLine(&s.line); err != nil {
+		return "", fmt.Errorf("snapshot: %w", err)
+	}
+	line := s.line.String()
+	if s.line.Cap() > maxKeptLine {
+		s.line = bytes.Buffer{}
+	}
+	return line, nil
+}
+
+// TraceDelta is the current snapshot for the JS API, which keeps the
+// objects of the last snapshot it was sent (by number, parsed once): the
+// snapshot's number, a newline, then the trace line with each object the
+// reader holds as its number and each other as [number, object]
+// (sim.Sim.WriteTraceDelta). held is the number of the snapshot the reader
+// holds (0: none); when it is not the last one sent (the reader dropped
+// one, or holds none), every object is sent.
+func (s *Session) TraceDelta(held int64) (string, error) {
+	if s.Sim == nil {
+		return "", ErrNoScenario
+	}
+	if held == 0 || held != s.sentNum {
+		s.sent = store.Sent{}
+	}
+	s.line.Reset()
+	s.sentNum++
+	s.line.WriteString(strconv.FormatInt(s.sentNum, 10))
+	s.line.WriteByte('\n')
+	if err := s.Sim.WriteTraceDelta(&s.line, &s.sent); err != nil {
+		s.sent = store.Sent{}
 		return "", fmt.Errorf("snapshot: %w", err)
 	}
 	line := s.line.String()

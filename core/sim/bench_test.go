@@ -201,6 +201,39 @@ func BenchmarkSeek(b *testing.B) {
 	b.ReportMetric(float64(worst)/float64(time.Millisecond), "worst-ms/seek")
 }
 
+// BenchmarkSeekIntoRollout seeks to each of the first 30 seconds of a
+// computed 1,000-pod rollout (it starts at 10s: thousands of writes a
+// second), backwards from its end, with checkpoints spaced by time alone
+// and by time or work (the default): the seeks that replay a rollout's
+// seconds. It reports the slowest seek and the seconds replayed in all.
+func BenchmarkSeekIntoRollout(b *testing.B) {
+	scn := rolloutScenario(b, 1000, 20, 60)
+	for _, mode := range []struct {
+		name string
+		work int
+	}{{"checkpoints=time", -1}, {"checkpoints=work", 0}} {
+		b.Run(mode.name, func(b *testing.B) {
+			s, err := New(scn, Options{CheckpointWork: mode.work})
+			require.NoError(b, err)
+			s.SeekTo(60)
+			var worst time.Duration
+			var replayed int64
+			for b.Loop() {
+				for t := int64(30); t > 0; t-- {
+					s.SeekTo(60)
+					replayed += t - s.SeekStart(t)
+					start := time.Now()
+					s.SeekTo(t)
+					worst = max(worst, time.Since(start))
+				}
+			}
+			b.ReportMetric(float64(worst)/float64(time.Millisecond), "worst-ms/seek")
+			b.ReportMetric(float64(replayed)/float64(b.N), "replayed-s/op")
+			b.ReportMetric(float64(len(s.Checkpoints())), "checkpoints")
+		})
+	}
+}
+
 // BenchmarkSteadySecond is one quiet second of the largest cluster the
 // limits allow (500 nodes, 10,000 pods, settled): what most of a day-long
 // simulation costs per second.

@@ -10,8 +10,8 @@ import (
 	"converge/core/store"
 )
 
-// Checkpoints are clones of the state taken every few seconds, which SeekTo
-// restores and replays from. A clone shares every stored object and, until
+// Checkpoints are clones of the state taken every few seconds, or sooner
+// after many store writes (due), which SeekTo restores and replays from. A clone shares every stored object and, until
 // one of the two writes there, the pieces of the store that hold them
 // (store.Store.Clone): a checkpoint costs what changed since the previous
 // one. What that is, as estimated (unsharedBytes), is kept with each
@@ -22,8 +22,9 @@ import (
 type Memory struct {
 	// Checkpoints is how many there are (t=0 always is one).
 	Checkpoints int
-	// Every is their spacing now in seconds (0: checkpoints are off).
-	Every int64
+	// Every is their spacing now in seconds (0: checkpoints are off), and
+	// Work in store writes (0: by time alone).
+	Every, Work int64
 	// Bytes is the estimated heap they hold beyond the live state: for
 	// each, what the one before it does not hold.
 	Bytes int64
@@ -33,7 +34,8 @@ type Memory struct {
 	// the components' state and the kubelets' runtime state).
 	State int64
 	// Caches is the estimated heap of the live store's caches (the
-	// objects' JSON, the sorted orders), which no checkpoint shares.
+	// sorted orders, the objects' JSON, which it shares with the
+	// checkpoints: store.Store.CacheBytes).
 	Caches int64
 	// Samples is the estimated heap of the summaries of the seconds
 	// computed so far (Sample).
@@ -51,7 +53,7 @@ const sampleBytes = 100
 // Memory returns what the simulation holds, as estimated. It is cheap, but
 // for State and Caches, which are proportional to the number of objects.
 func (s *Sim) Memory() Memory {
-	return Memory{Checkpoints: len(s.checkpoints), Every: s.every, Bytes: s.cpBytes, Budget: s.opts.MemoryBudget,
+	return Memory{Checkpoints: len(s.checkpoints), Every: s.every, Work: s.work, Bytes: s.cpBytes, Budget: s.opts.MemoryBudget,
 		State: s.state.unsharedBytes(nil), Caches: s.state.store.CacheBytes(), Samples: int64(len(s.samples)) * sampleBytes}
 }
 
@@ -152,17 +154,26 @@ func (s *Sim) checkpoint() {
 	}
 }
 
-// thin doubles the spacing and drops the checkpoints off it (t=0 stays),
-// then counts again what each one left holds beyond the one before it.
+// due is whether st, a state after the checkpoint last, is far enough
+// from it for a checkpoint of its own: the spacing in seconds, or in store
+// writes.
+func (s *Sim) due(last, st *state) bool {
+	return st.t-last.t >= s.every || s.work > 0 && st.store.Writes()-last.store.Writes() >= s.work
+}
+
+// thin doubles the spacing (in seconds and in writes) and keeps, from t=0
+// on, each checkpoint that is due after the last one kept, then counts
+// again what each one left holds beyond the one before it.
 //
 // For example, with checkpoints every 10 s up to 60 s that exceed the
-// budget: the spacing becomes 20 s, those at 10, 30 and 50 s go, and the
-// one at 20 s now counts what it holds beyond t=0.
+// budget (and few writes): the spacing becomes 20 s, those at 10, 30 and
+// 50 s go, and the one at 20 s now counts what it holds beyond t=0.
 func (s *Sim) thin() {
 	s.every *= 2
+	s.work *= 2
 	kept := s.checkpoints[:1]
 	for _, c := range s.checkpoints[1:] {
-		if c.t%s.every == 0 {
+		if s.due(kept[len(kept)-1], c) {
 			kept = append(kept, c)
 		}
 	}
@@ -195,18 +206,15 @@ func (s *Sim) SeekTo(t int64) {
 	if i < 0 {
 		i = 0
 	}
-	var prev *state
 	if cp := s.checkpoints[i]; t < s.state.t || cp.t > s.state.t {
 		if t < s.state.t {
 			s.stopConsole()
 		}
-		prev, s.state = s.state, cp.clone()
+		// The clone shares the objects' JSON any state encoded
+		// (store.Store.WriteJSONList).
+		s.state = cp.clone()
 	}
 	for s.state.t < t {
 		s.advance()
-	}
-	if prev != nil {
-		// What did not change since the checkpoint is encoded already.
-		s.state.store.AdoptEncodings(prev.store)
 	}
 }

@@ -81,3 +81,42 @@ func TestMemoryCountsWhatCheckpointsDoNotShare(t *testing.T) {
 	}
 	assert.Equal(t, sum, s.Memory().Bytes)
 }
+
+// TestCheckpointsFollowTheWork: in a rollout of 1,000 pods (thousands of
+// writes a second) checkpoints are spaced by store writes as well as by
+// seconds, so that a seek to any second replays fewer than Work writes and
+// Every seconds before it; and seeking still gives the straight run's
+// trace.
+func TestCheckpointsFollowTheWork(t *testing.T) {
+	t.Parallel()
+	const end = 60
+	straight, err := New(rolloutScenario(t, 1000, 20, end), Options{CheckpointEvery: -1})
+	require.NoError(t, err)
+	writes := []int64{straight.Store().Writes()}
+	for straight.T() < end {
+		straight.Step(1)
+		writes = append(writes, straight.Store().Writes())
+	}
+	s, err := New(rolloutScenario(t, 1000, 20, end), Options{})
+	require.NoError(t, err)
+	s.SeekTo(end)
+	m := s.Memory()
+	require.Equal(t, int64(DefaultCheckpointEvery), m.Every, "nothing to thin")
+	require.Equal(t, int64(DefaultCheckpointWork), m.Work)
+	cps := s.Checkpoints()
+	assert.Greater(t, len(cps), end/DefaultCheckpointEvery+1, "the rollout's seconds have checkpoints of their own: %v", cps)
+	for at := int64(1); at < end; at++ {
+		from := s.SeekStart(at)
+		assert.Less(t, at-1-from, m.Every, "seek to %d from %d", at, from)
+		assert.Less(t, writes[at-1]-writes[from], m.Work, "seek to %d from %d replays the writes before it", at, from)
+	}
+	for _, at := range []int64{12, 15, 11, 40} {
+		s.SeekTo(at)
+		straight.SeekTo(at)
+		got, err := s.TraceLine()
+		require.NoError(t, err)
+		want, err := straight.TraceLine()
+		require.NoError(t, err)
+		require.Equal(t, string(want), string(got), "trace line at %ds after seeking", at)
+	}
+}

@@ -24,6 +24,15 @@ const MaxRounds = 8
 // DefaultCheckpointEvery is how many seconds apart checkpoints start.
 const DefaultCheckpointEvery = 10
 
+// DefaultCheckpointWork is how many store writes (creates, updates,
+// deletes; not events) a checkpoint is taken after, at the end of the
+// second that reaches them, however few seconds that is: a rollout's
+// seconds write hundreds of objects each and cost a thousand times a quiet
+// second, so spacing by time alone left a seek into a rollout replaying
+// most of it (BenchmarkSeek). A seek replays at most this many writes
+// beyond those of its target second, or CheckpointEvery seconds.
+const DefaultCheckpointWork = 1000
+
 // MaxCheckpoints bounds the checkpoints kept; beyond it they are thinned
 // (see Options.MemoryBudget).
 const MaxCheckpoints = 256
@@ -38,6 +47,10 @@ type Options struct {
 	// start; 0 means DefaultCheckpointEvery, a negative value disables them
 	// (but for t=0).
 	CheckpointEvery int
+	// CheckpointWork is the store writes after which a checkpoint is taken
+	// even before CheckpointEvery seconds; 0 means DefaultCheckpointWork, a
+	// negative value spaces them by time alone.
+	CheckpointWork int
 	// MemoryBudget bounds the bytes the checkpoints hold beyond what they
 	// share with the live state and with one another, as estimated
 	// (Memory): when a checkpoint would exceed it, or MaxCheckpoints, the
@@ -63,8 +76,9 @@ type Sim struct {
 	// checkpoints, sorted by t; checkpoints[0] is always t=0.
 	checkpoints []*state
 	// every is the checkpoints' spacing now (Options.CheckpointEvery, then
-	// doubled each time they are thinned); 0 when there are none.
-	every int64
+	// doubled each time they are thinned); 0 when there are none. work is
+	// the same in store writes (Options.CheckpointWork; 0: by time alone).
+	every, work int64
 	// cpBytes is the sum of the checkpoints' bytes.
 	cpBytes int64
 	// samples holds the summary of each second computed so far.
@@ -187,9 +201,15 @@ func New(scn *scenario.Scenario, opts Options) (*Sim, error) {
 	if opts.MemoryBudget == 0 {
 		opts.MemoryBudget = DefaultMemoryBudget
 	}
+	if opts.CheckpointWork == 0 {
+		opts.CheckpointWork = DefaultCheckpointWork
+	}
 	s := &Sim{scn: scn, opts: opts, every: int64(max(opts.CheckpointEvery, 0)), pace: opts.Pace}
 	s.opts.Pace = nil
 	defer func() { s.pace = nil }()
+	if s.every > 0 {
+		s.work = int64(max(opts.CheckpointWork, 0))
+	}
 	st, err := s.initial()
 	if err != nil {
 		return nil, err
@@ -317,7 +337,7 @@ func (s *Sim) advance() {
 	st.t++
 	s.runTick(st, nil)
 	s.record(st)
-	if s.every > 0 && st.t%s.every == 0 {
+	if s.every > 0 && s.due(s.checkpoints[len(s.checkpoints)-1], st) {
 		s.checkpoint()
 	}
 }

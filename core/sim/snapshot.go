@@ -93,14 +93,34 @@ func (s *Sim) TraceLine() ([]byte, error) {
 // limit, so that no snapshot builds gigabytes (10,000 pods that each carry
 // a 250 KB environment value would make a line of 2.5 GB).
 func (s *Sim) WriteTraceLine(w io.Writer) error {
+	if err := s.checkTraceLine(); err != nil {
+		return err
+	}
+	return s.writeTraceLine(w, nil)
+}
+
+// WriteTraceDelta writes the snapshot for a reader that keeps the objects
+// it was sent (d): the trace line, but for each object a number when the
+// reader holds it (its last snapshot had it) and [number, object]
+// otherwise (store.Store.WriteJSONList). It fails as WriteTraceLine does.
+func (s *Sim) WriteTraceDelta(w io.Writer, d *store.Sent) error {
+	if err := s.checkTraceLine(); err != nil {
+		return err
+	}
+	d.Begin()
+	return s.writeTraceLine(w, d)
+}
+
+// checkTraceLine fails when the trace line is over MaxTraceLine.
+func (s *Sim) checkTraceLine() error {
 	count := &budgetWriter{left: MaxTraceLine}
-	if err := s.writeTraceLine(count); err != nil {
+	if err := s.writeTraceLine(count, nil); err != nil {
 		if errors.Is(err, errOverBudget) {
 			return &ErrTraceLineTooLarge{T: s.state.t}
 		}
 		return err
 	}
-	return s.writeTraceLine(w)
+	return nil
 }
 
 // MaxTraceLine is the limit of one snapshot as JSON (a trace line, a
@@ -130,7 +150,7 @@ func (b *budgetWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func (s *Sim) writeTraceLine(w io.Writer) error {
+func (s *Sim) writeTraceLine(w io.Writer, d *store.Sent) error {
 	st := s.state
 	if st.line == nil {
 		head, err := s.encodeHead()
@@ -145,7 +165,7 @@ func (s *Sim) writeTraceLine(w io.Writer) error {
 		}
 		var err error
 		if f.kind != "" {
-			err = st.store.WriteJSONList(w, f.kind)
+			err = st.store.WriteJSONList(w, f.kind, d)
 		} else {
 			_, err = w.Write(st.line[i])
 		}

@@ -355,13 +355,13 @@ type undoRun struct {
 	state       *state
 	checkpoints []*state
 	cpBytes     int64
-	every       int64
+	every, work int64
 	samples     []Sample
 	console     []consoleWait
 }
 
 func (s *Sim) saveForUndo() *undoRun {
-	u := &undoRun{state: s.state.clone(), checkpoints: slices.Clone(s.checkpoints), cpBytes: s.cpBytes, every: s.every}
+	u := &undoRun{state: s.state.clone(), checkpoints: slices.Clone(s.checkpoints), cpBytes: s.cpBytes, every: s.every, work: s.work}
 	if t := s.state.t + 1; t < int64(len(s.samples)) {
 		u.samples = slices.Clone(s.samples[t:])
 	}
@@ -377,7 +377,7 @@ func (s *Sim) saveForUndo() *undoRun {
 
 func (u *undoRun) restore(s *Sim) {
 	s.state = u.state
-	s.checkpoints, s.cpBytes, s.every = u.checkpoints, u.cpBytes, u.every
+	s.checkpoints, s.cpBytes, s.every, s.work = u.checkpoints, u.cpBytes, u.every, u.work
 	s.recount() // the trial may have recounted the checkpoints it kept
 	s.samples = append(s.samples[:min(int64(len(s.samples)), s.state.t+1)], u.samples...)
 	s.console = s.console[:0]

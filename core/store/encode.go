@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"converge/core/api"
@@ -14,8 +15,10 @@ import (
 // objects are immutable, so the store keeps, for the version of the state
 // that asks, each object's JSON until the object is replaced and the
 // sorted positions until a create or a delete: a trace line costs the
-// objects that changed since the last one, not all of them. A clone (a
-// checkpoint) starts without these caches; they are never shared.
+// objects that changed since the last one, not all of them. The JSON is
+// also kept by object, shared with every clone (encodings), so that a
+// state restored from a checkpoint does not encode again the objects some
+// state already did.
 
 // ByName returns every object of a kind sorted by namespace and name, as
 // `kubectl get` lists them (shared: do not modify).
@@ -32,32 +35,77 @@ func (s *Store) ByName(kind string) []api.Object {
 	return out
 }
 
+// Sent is what a reader that keeps the objects it was sent (the page's
+// JS API, which parses each object once) holds: every object of the last
+// WriteJSONList calls, by identity, with the number it was sent as.
+type Sent struct {
+	prev, next map[api.Object]uint32
+	last       uint32
+}
+
+// Begin starts a snapshot: what the last one wrote is what the reader
+// holds now (everything it held before is dropped on both sides).
+func (d *Sent) Begin() {
+	d.prev, d.next = d.next, d.prev
+	if d.next == nil {
+		d.next = map[api.Object]uint32{}
+	}
+	clear(d.next)
+}
+
 // WriteJSONList writes every object of a kind as a JSON array, sorted as
 // ByName, with the bytes json.Marshal gives for that slice of objects. The
 // JSON of an object is encoded once and kept until the object is replaced.
-func (s *Store) WriteJSONList(w io.Writer, kind string) error {
+// For a reader d that keeps what it was sent (nil: none), it writes each
+// object d holds (d's last snapshot had it: stored objects are immutable)
+// as its number instead, and each other as [number, JSON].
+func (s *Store) WriteJSONList(w io.Writer, kind string, d *Sent) error {
 	c, err := s.coll(kind)
 	if err != nil {
 		return err
 	}
-	order := c.sorted()
-	if len(order) == 0 {
-		_, err := io.WriteString(w, "[]")
-		return err
-	}
 	sep := openBracket
-	for _, pos := range order {
-		b, err := c.encoded(int(pos))
-		if err != nil {
+	var num []byte
+	for _, pos := range c.sorted() {
+		num = append(num[:0], sep...)
+		held := false
+		if d != nil {
+			obj := c.at(int(pos))
+			var n uint32
+			if n, held = d.prev[obj]; !held {
+				d.last++
+				n = d.last
+				num = append(num, '[')
+			}
+			d.next[obj] = n
+			num = strconv.AppendUint(num, uint64(n), 10)
+			if !held {
+				num = append(num, ',')
+			}
+		}
+		if _, err := w.Write(num); err != nil {
 			return err
 		}
-		if _, err := w.Write(sep); err != nil {
-			return err
-		}
-		if _, err := w.Write(b); err != nil {
-			return err
+		if !held {
+			b, err := c.encoded(int(pos), s.encoded)
+			if err != nil {
+				return err
+			}
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+			if d != nil {
+				if _, err := w.Write(closeBracket); err != nil {
+					return err
+				}
+			}
 		}
 		sep = comma
+	}
+	if sep[0] == '[' {
+		if _, err := w.Write(openBracket); err != nil {
+			return err
+		}
 	}
 	_, err = w.Write(closeBracket)
 	return err
@@ -86,45 +134,43 @@ func (s *Store) EncodedJSON(kind, namespace, name string) ([]byte, error) {
 	if !ok {
 		return nil, notFound(kind, name)
 	}
-	return c.encoded(int(pos))
+	return c.encoded(int(pos), s.encoded)
 }
 
-// AdoptEncodings takes from another store (one this store shares objects
-// with: the state a seek left) the JSON of every object both hold at the
-// same position, so that those are not encoded again. The work is a pointer
-// comparison per position.
-func (s *Store) AdoptEncodings(from *Store) {
-	for kind, c := range s.kinds {
-		f := from.kinds[kind]
-		if f == nil || len(f.enc) == 0 {
-			continue
-		}
-		n := min(c.n, len(f.enc))
-		for pos := 0; pos < n; pos++ {
-			if pos < len(c.enc) && c.enc[pos] != nil {
-				continue
-			}
-			b := f.enc[pos]
-			if b == nil || c.at(pos) != f.at(pos) {
-				continue
-			}
-			if pos >= len(c.enc) {
-				c.enc = slices.Grow(c.enc, c.n-len(c.enc))[:c.n]
-			}
-			c.enc[pos] = b
-		}
-	}
+// encodings is the JSON of stored objects by identity, which a store
+// shares with its clones (the checkpoints, the state a seek restores): an
+// object is immutable, so its bytes are the same in every state that holds
+// it, and a state restored from a checkpoint finds those of the objects it
+// shares with any state that wrote a trace line. It keeps the objects it
+// names alive, so it is dropped whole past maxSharedEncodings.
+type encodings struct {
+	m     map[api.Object][]byte
+	bytes int64
 }
 
-// encoded returns the JSON of the object at pos, encoding it the first
-// time.
-func (c *collection) encoded(pos int) ([]byte, error) {
+// maxSharedEncodings bounds the bytes of the shared JSON (a 10,000-pod
+// snapshot is about 20 MB).
+const maxSharedEncodings = 48 << 20
+
+// encoded returns the JSON of the object at pos, from this version's cache,
+// then the shared one, encoding it the first time.
+func (c *collection) encoded(pos int, shared *encodings) ([]byte, error) {
 	if pos < len(c.enc) && c.enc[pos] != nil {
 		return c.enc[pos], nil
 	}
-	b, err := json.Marshal(c.at(pos))
-	if err != nil {
-		return nil, err
+	obj := c.at(pos)
+	b, ok := shared.m[obj]
+	if !ok {
+		var err error
+		if b, err = json.Marshal(obj); err != nil {
+			return nil, err
+		}
+		if shared.bytes+int64(len(b)) > maxSharedEncodings {
+			clear(shared.m)
+			shared.bytes = 0
+		}
+		shared.m[obj] = b
+		shared.bytes += int64(len(b))
 	}
 	if pos >= len(c.enc) {
 		c.enc = slices.Grow(c.enc, c.n-len(c.enc))[:c.n]
@@ -188,15 +234,16 @@ func (c *collection) compare(a, b int32) int {
 	return strings.Compare(ma.Name, mb.Name)
 }
 
-// CacheBytes estimates the heap of the live version's caches, which clones
-// do not share: the objects' JSON and the sorted orders.
+// CacheBytes estimates the heap of the caches: this version's sorted
+// orders and the objects' JSON, its own or shared with its clones (which
+// mostly hold the same bytes).
 func (s *Store) CacheBytes() int64 {
-	var n int64
+	var n, own int64
 	for _, c := range s.kinds {
 		n += int64(cap(c.enc))*24 + int64(cap(c.order))*4
 		for _, b := range c.enc {
-			n += int64(cap(b))
+			own += int64(cap(b))
 		}
 	}
-	return n
+	return n + max(own, s.encoded.bytes)
 }

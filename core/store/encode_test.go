@@ -35,7 +35,7 @@ func requireListIsMarshal(t *testing.T, s *store.Store, what string) {
 	want, err := json.Marshal(sortedPods(s))
 	require.NoError(t, err)
 	var got bytes.Buffer
-	require.NoError(t, s.WriteJSONList(&got, api.KindPod))
+	require.NoError(t, s.WriteJSONList(&got, api.KindPod, nil))
 	require.Equal(t, string(want), got.String(), what)
 	byName := s.ByName(api.KindPod)
 	require.Len(t, byName, s.Count(api.KindPod), what)
@@ -52,7 +52,7 @@ func TestWriteJSONListIsJSONMarshal(t *testing.T) {
 	t.Parallel()
 	s := simtest.NewStore()
 	var empty bytes.Buffer
-	require.NoError(t, s.WriteJSONList(&empty, api.KindPod))
+	require.NoError(t, s.WriteJSONList(&empty, api.KindPod, nil))
 	assert.Equal(t, "[]", empty.String())
 	// Names out of creation order, in two namespaces, one a prefix of the other.
 	for i := 0; i < 300; i++ {
@@ -170,32 +170,41 @@ func TestCloneSharesUntilWritten(t *testing.T) {
 	assert.Equal(t, 199, s.Count(api.KindPod))
 }
 
-// TestAdoptEncodings: a clone takes the JSON of the objects it shares with
-// its source and encodes the others, whichever side changed them.
-func TestAdoptEncodings(t *testing.T) {
+// TestClonesShareEncodings: a clone and its source share the JSON of the
+// objects they both hold, whichever encoded it first, even after the
+// source moved on; an object either side replaced is encoded anew.
+func TestClonesShareEncodings(t *testing.T) {
 	t.Parallel()
 	s := simtest.NewStore()
 	for i := 0; i < 100; i++ {
 		simtest.MustCreate(t, s, simtest.NewPod(fmt.Sprintf("p-%02d", i)))
 	}
-	requireListIsMarshal(t, s, "the source, encoded")
 	c := s.Clone(clock.New(api.Epoch))
 	p := simtest.GetPod(t, s, "p-10").DeepCopy()
 	p.Status.Phase = api.PodRunning
 	_, err := s.UpdateStatus(p)
 	require.NoError(t, err)
-	requireListIsMarshal(t, s, "the source after a write")
+	requireListIsMarshal(t, s, "the source after a write, encoded")
 	q := simtest.GetPod(t, c, "p-20").DeepCopy()
 	q.Status.Phase = api.PodFailed
 	_, err = c.UpdateStatus(q)
 	require.NoError(t, err)
-	c.AdoptEncodings(s)
-	requireListIsMarshal(t, c, "the clone with the source's encodings")
+	requireListIsMarshal(t, c, "the clone, with the source's encodings")
 	a, err := c.EncodedJSON(api.KindPod, "", "p-30")
 	require.NoError(t, err)
 	b, err := s.EncodedJSON(api.KindPod, "", "p-30")
 	require.NoError(t, err)
 	assert.Same(t, &a[0], &b[0], "an object both hold shares its JSON")
+	d := c.Clone(clock.New(api.Epoch))
+	requireListIsMarshal(t, d, "a clone of the clone")
+	e, err := d.EncodedJSON(api.KindPod, "", "p-20")
+	require.NoError(t, err)
+	f, err := c.EncodedJSON(api.KindPod, "", "p-20")
+	require.NoError(t, err)
+	assert.Same(t, &e[0], &f[0], "the clone's own version, shared with its clone")
+	g, err := s.EncodedJSON(api.KindPod, "", "p-20")
+	require.NoError(t, err)
+	assert.NotEqual(t, string(g), string(f), "the source's version is its own")
 }
 
 // TestUnsharedBytesCountsTheEventRecorders: a clone shares the event

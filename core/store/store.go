@@ -93,6 +93,9 @@ type Store struct {
 	managed map[string]*managed
 	// applying is the applied configuration of the write Apply is making.
 	applying api.Object
+	// encoded is the objects' JSON by identity, shared with every clone
+	// (encode.go).
+	encoded *encodings
 }
 
 // uidRef is where the object with a uid is stored.
@@ -101,7 +104,7 @@ type uidRef struct{ kind, key string }
 // New returns an empty store.
 func New(o Options) *Store {
 	s := &Store{clock: o.Clock, kinds: map[string]*collection{}, own: persist.NewOwner(), tolerationSeconds: o.DefaultTolerationSeconds,
-		id: &Identity{}, evTTL: o.EventTTL}
+		id: &Identity{}, evTTL: o.EventTTL, encoded: &encodings{m: map[api.Object][]byte{}}}
 	if s.tolerationSeconds <= 0 {
 		s.tolerationSeconds = api.DefaultTolerationSeconds
 	}
@@ -117,14 +120,14 @@ func New(o Options) *Store {
 // (immutable) objects and, until one of the two writes there, the pieces
 // of the collections that hold them (package persist): a clone costs about
 // one pointer per 64 objects, and each store's writes afterwards copy only
-// the pieces they touch. The clone uses the given clock, and starts
-// without the encoding caches (WriteJSONList).
+// the pieces they touch. The clone uses the given clock, and shares the
+// objects' JSON (WriteJSONList).
 func (s *Store) Clone(c *clock.Clock) *Store {
 	out := &Store{clock: c, rv: s.rv, uids: s.uids, kinds: map[string]*collection{}, own: persist.NewOwner(), uidIx: s.uidIx.Clone(),
 		pods: s.pods, evSeq: s.evSeq, tolerationSeconds: s.tolerationSeconds, writes: s.writes, serviceIPs: s.serviceIPs,
 		id: &Identity{}, membership: s.membership,
 		writer: s.writer, managed: maps.Clone(s.managed), correlators: s.freezeCorrelators(),
-		evExpiry: s.evExpiry[:len(s.evExpiry):len(s.evExpiry)], evTTL: s.evTTL, evPruned: s.evPruned}
+		evExpiry: s.evExpiry[:len(s.evExpiry):len(s.evExpiry)], evTTL: s.evTTL, evPruned: s.evPruned, encoded: s.encoded}
 	s.own = persist.NewOwner()
 	pcg := *s.pcg
 	out.pcg = &pcg
