@@ -186,7 +186,7 @@ size:
 ## k8sdiff: Kubernetes' own Deployment, ReplicaSet and HPA controllers, and the libraries Converge ports (labels, quantities, intstr, the YAML printer), against Converge's on generated cases (tools/k8sdiff, a module of its own; see docs/fidelity.md)
 .PHONY: k8sdiff
 k8sdiff:
-	cd tools/k8sdiff && $(GO) test -count=1 -v -run '^(TestK8sDiff|TestHPADiff|TestLib.*|TestDiff.*)$$' .
+	cd tools/k8sdiff && $(GO) test -count=1 -timeout 30m -v -run '^(TestK8sDiff|TestHPADiff|TestLib.*|TestDiff.*)$$' .
 
 ## realcluster: replay scenarios on a real Kubernetes v1.35.4 control plane with kwok, built from Go modules (tools/realcluster, a module of its own), and compare each with Converge's trace; prints a table (docs/fidelity.md)
 # REALCLUSTER_SCENARIOS: the scenarios (default: the library); `make

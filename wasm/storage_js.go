@@ -45,8 +45,12 @@ type storage struct {
 const StorageDatabase = "converge"
 
 // storageOpenTimeout bounds how long the page waits for IndexedDB to open
-// before it keeps the library in memory.
-const storageOpenTimeout = 5 * time.Second
+// before it keeps the library in memory. It only bounds a hang (an open
+// that another tab blocks): on a starved machine a healthy open took over
+// 5 s of wall time and the page fell back to memory, losing the saved
+// scenarios of that visit. The wait runs in a goroutine, so the page stays
+// responsive meanwhile.
+const storageOpenTimeout = 30 * time.Second
 
 func newStorage(open func() (hackpadfs.FS, error)) *storage {
 	return &storage{sem: make(chan struct{}, 1), open: open}
