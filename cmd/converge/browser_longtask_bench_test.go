@@ -46,7 +46,7 @@ const longTaskJS = `new Promise((resolve) => {
 	const poll = () => {
 		if (els.every((el) => el.shadowRoot.querySelector(".cv-rollout-title")?.textContent)) {
 			requestAnimationFrame(() => requestAnimationFrame(() => {
-				const frame = performance.now() - t0;
+				const first = performance.now() - t0;
 				setTimeout(() => {
 					obs.disconnect();
 					loaf.disconnect();
@@ -54,7 +54,7 @@ const longTaskJS = `new Promise((resolve) => {
 					const scripts = [...(frame?.scripts ?? [])].sort((x, y) => y.duration - x.duration).slice(0, 5).map((x) =>
 						Math.round(x.startTime - t0) + "+" + Math.round(x.duration) + " " + x.invoker + (x.sourceFunctionName ? " " + x.sourceFunctionName : "") +
 						" (" + x.sourceURL.replace(/^.*\//, "") + ")").join("; ");
-					resolve({Longest: longest, At: since(at), Count: count, Frame: frame,
+					resolve({Longest: longest, At: since(at), Count: count, Frame: first,
 						Instantiated: since(m.instantiated), Run: since(m.run), RunReturned: since(m.runReturned), Scripts: scripts, LoAF: frame?.duration ?? 0, LoAFAt: since(frame?.startTime)});
 				}, 0);
 			}));
