@@ -116,7 +116,7 @@ steps:
 	assert.Contains(t, text, "-- watch_start 0 'drain node-1' 'cannot delete Pods that declare no controller' drain \"$NODE_1\"\n\nat 3\nwatch_end 0 2\n")
 	for _, tt := range []struct {
 		name, rule, want string
-		code            int
+		code             int
 	}{
 		{"fails as expected", "1\terror: unable to drain node \"converge-worker\" due to error: cannot delete Pods that declare no controller (use --force to override): replay-test/solo", "    2s  ok   it failed as expected\n", 0},
 		{"succeeds", "0\tnode/converge-worker drained", "", 1},
