@@ -300,6 +300,11 @@ func (g *script) settings() {
 	g.line("")
 	g.line("scenario_file=" + shQuote(g.file))
 	g.line(`namespace=${NAMESPACE:-` + shQuote(namespaceLabel(g.scn.Name)) + `}`)
+	// step, step_fails and watch_start give kubectl in_namespace; node_step
+	// empties it for the steps on nodes, which are cluster-scoped (kubectl
+	// delete warns "deleting cluster-scoped resources, not scoped to the
+	// provided namespace" when it is given one).
+	g.line(`in_namespace=(--namespace "$namespace")`)
 	g.line(`node_steps=${CONVERGE_NODE_STEPS:-0}`)
 	g.line(`expect_wait=${EXPECT_WAIT:-0}`)
 	for i := range g.scn.Cluster.Nodes {

@@ -181,7 +181,7 @@ watch_start() {
   (
     k=
     trap '[[ -z $k ]] || { kill "$k" 2>/dev/null; wait "$k" 2>/dev/null; }; exit 143' TERM
-    kubectl --namespace "$namespace" "$@" > "$watch_dir/$id.out" 2>&1 &
+    kubectl ${in_namespace[@]+"${in_namespace[@]}"} "$@" > "$watch_dir/$id.out" 2>&1 &
     k=$!
     if wait "$k"; then rc=0; else rc=$?; fi
     echo "$rc" > "$watch_dir/$id.rc"

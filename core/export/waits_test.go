@@ -40,7 +40,7 @@ func TestKubectlDrainRunsInTheBackground(t *testing.T) {
 		t.Parallel()
 		code, stdout, stderr, log := replayEnv(t, script, []string{
 			"get node converge-worker\t0\t",
-			" drain converge-worker \t0\t@block",
+			"drain converge-worker \t0\t@block",
 		}, []string{"CONVERGE_YES=1", "CONVERGE_NODE_STEPS=1"})
 		assert.Equal(t, 1, code, "%s\n%s", stdout, stderr) // the fake's expects fail
 		// The steps after it ran at their seconds, and it was reported and
@@ -54,7 +54,10 @@ func TestKubectlDrainRunsInTheBackground(t *testing.T) {
 			`.*   15s    still running at the end: stopped\n`+
 			`expectations: `, stdout)
 		assert.Contains(t, stdout, "NOT restored: the replay deleted the node converge-worker3;")
-		assert.Contains(t, log, "kubectl --namespace replay-test delete node converge-worker3\n")
+		// Without --namespace: kubectl delete warns "deleting cluster-scoped
+		// resources, not scoped to the provided namespace" with one.
+		assert.Contains(t, log, "\nkubectl delete node converge-worker3\n")
+		assert.Contains(t, log, "\nkubectl drain converge-worker --ignore-daemonsets=true\n")
 		// Nothing is left running: the blocked kubectl was stopped before
 		// the node was put back.
 		m := regexp.MustCompile(`blocked (\d+)`).FindStringSubmatch(log)
@@ -72,7 +75,7 @@ func TestKubectlDrainRunsInTheBackground(t *testing.T) {
 		// written), so that the replay reaches 23 s after it.
 		code, stdout, stderr, _ := replayEnv(t, script, []string{
 			"get node converge-worker\t0\t",
-			" drain converge-worker \t0\tnode/converge-worker cordoned\\nevicting pod replay-test/web-1\\nnode/converge-worker drained",
+			"drain converge-worker \t0\tnode/converge-worker cordoned\\nevicting pod replay-test/web-1\\nnode/converge-worker drained",
 		}, []string{"CONVERGE_YES=1", "CONVERGE_NODE_STEPS=1", "TMPDIR=" + tmp, "FAKE_SLEEP_UNTIL=" + filepath.Join(tmp, "*", "3.rc")})
 		assert.Equal(t, 1, code, "%s\n%s", stdout, stderr)
 		// Its output is printed under 15 s, where the simulation's ends.
@@ -124,7 +127,7 @@ steps:
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			tmp := t.TempDir()
-			code, stdout, stderr, _ := replayEnv(t, script, []string{"get node converge-worker\t0\t", " drain converge-worker\t" + tt.rule},
+			code, stdout, stderr, _ := replayEnv(t, script, []string{"get node converge-worker\t0\t", "drain converge-worker\t" + tt.rule},
 				[]string{"CONVERGE_YES=1", "CONVERGE_NODE_STEPS=1", "TMPDIR=" + tmp, "FAKE_SLEEP_UNTIL=" + filepath.Join(tmp, "*", "0.rc")})
 			assert.Equal(t, tt.code, code, "%s\n%s", stdout, stderr)
 			assert.Contains(t, stdout, tt.want)

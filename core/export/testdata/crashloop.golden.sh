@@ -60,6 +60,7 @@ export LC_ALL=C
 
 scenario_file=crashloop.yaml
 namespace=${NAMESPACE:-converge-crashloop}
+in_namespace=(--namespace "$namespace")
 node_steps=${CONVERGE_NODE_STEPS:-0}
 expect_wait=${EXPECT_WAIT:-0}
 NODE_1=${NODE_1:-converge-worker}
@@ -103,7 +104,7 @@ step() {
   local text=$1
   shift
   say "\$ kubectl $text"
-  if ! kubectl --namespace "$namespace" "$@" 2>&1 | indent; then
+  if ! kubectl ${in_namespace[@]+"${in_namespace[@]}"} "$@" 2>&1 | indent; then
     say "  the step failed"
   fi
 }
@@ -124,7 +125,7 @@ step_fails() {
   local text=$1 want=$2 out
   shift 2
   say "\$ kubectl $text"
-  if out=$(kubectl --namespace "$namespace" "$@" 2>&1); then
+  if out=$(kubectl ${in_namespace[@]+"${in_namespace[@]}"} "$@" 2>&1); then
     printf '%s\n' "$out" | indent
     mismatch "kubectl $text: succeeded, but an error containing \"$want\" was expected"
   else
@@ -236,12 +237,13 @@ fault() {
 
 # node_step TEXT [node:NODE|untaint:NODE:TAINT-|gone:NODE]... -- HELPER
 # ARGS...: a step on the scenario's nodes, run only with
-# CONVERGE_NODE_STEPS=1 by HELPER (step, step_fails or watch_start). Before
-# it runs, it notes each node's schedulability and each taint it adds,
-# which restore_nodes puts back on exit, and each node it deletes, which
-# restore_nodes cannot put back.
+# CONVERGE_NODE_STEPS=1 by HELPER (step, step_fails or watch_start), without
+# --namespace. Before it runs, it notes each node's schedulability and each
+# taint it adds, which restore_nodes puts back on exit, and each node it
+# deletes, which restore_nodes cannot put back.
 node_step() {
   local text=$1 w
+  local -a in_namespace=()
   shift
   if [[ $node_steps != 1 ]]; then
     say "SKIP kubectl $text: a step on a node (CONVERGE_NODE_STEPS=1 runs it)"
@@ -396,7 +398,7 @@ watch_start() {
   (
     k=
     trap '[[ -z $k ]] || { kill "$k" 2>/dev/null; wait "$k" 2>/dev/null; }; exit 143' TERM
-    kubectl --namespace "$namespace" "$@" > "$watch_dir/$id.out" 2>&1 &
+    kubectl ${in_namespace[@]+"${in_namespace[@]}"} "$@" > "$watch_dir/$id.out" 2>&1 &
     k=$!
     if wait "$k"; then rc=0; else rc=$?; fi
     echo "$rc" > "$watch_dir/$id.rc"
