@@ -65,20 +65,20 @@ func Kubectl(scn *scenario.Scenario, opts KubectlOptions) ([]byte, error) {
 	if err := g.objects(); err != nil {
 		return nil, err
 	}
-	for _, st := range scn.Steps {
+	for i, st := range scn.Steps {
+		g.index = i
 		if err := g.step(st); err != nil {
 			return nil, err
 		}
 	}
-	if g.watches {
-		g.line("\nwatches_end")
-	}
+	g.watchesEnd()
 	body := g.b.String()
 	g.b.Reset()
 	g.header(opts.Version)
 	g.settings()
 	g.b.WriteString(helpers)
 	g.b.WriteString(pinHelpers)
+	g.b.WriteString(watchHelpers)
 	g.b.WriteString(begin)
 	if g.nodeSteps > 0 {
 		vars := make([]string, len(scn.Cluster.Nodes))
@@ -112,8 +112,10 @@ type script struct {
 	res *resolver
 	// images maps the simulation's images to real ones (images.go).
 	imageMap map[string]string
-	// watches records that a watching step runs in the background.
-	watches bool
+	// index is the position in the scenario of the step being written.
+	index int
+	// waits are the steps that run in the background (waits.go).
+	waits []*waitingStep
 }
 
 func (g *script) line(s string) { g.b.WriteString(s + "\n") }
@@ -190,10 +192,12 @@ Converge models, and reads no local file or URL.`)
 		g.comment(fmt.Sprintf("It leaves out %s that would act beyond its namespace or that\nConverge does not simulate (each is a LEFT OUT comment below).", plural(g.leftOuts, "step")))
 	}
 	if g.nodeSteps > 0 {
-		g.comment(fmt.Sprintf(`It runs %s on the scenario's nodes (cordon, uncordon, drain, taint) only
-with CONVERGE_NODE_STEPS=1, off by default; then it puts back each node's
-schedulability and removes the taints it added when it exits. A drain evicts
-the pods of every namespace from the node; they are not put back.`, plural(g.nodeSteps, "step")))
+		g.comment(fmt.Sprintf(`It runs %s on the scenario's nodes (cordon, uncordon, drain, taint,
+delete) only with CONVERGE_NODE_STEPS=1, off by default; then it puts back
+each node's schedulability and removes the taints it added when it exits. A
+drain evicts the pods of every namespace from the node; they are not put
+back. A deleted node is not put back either: its kubelet registers it again
+when it restarts (on kind, docker restart NODE).`, plural(g.nodeSteps, "step")))
 	}
 }
 
@@ -296,6 +300,11 @@ func (g *script) settings() {
 	g.line("")
 	g.line("scenario_file=" + shQuote(g.file))
 	g.line(`namespace=${NAMESPACE:-` + shQuote(namespaceLabel(g.scn.Name)) + `}`)
+	// step, step_fails and watch_start give kubectl in_namespace; node_step
+	// empties it for the steps on nodes, which are cluster-scoped (kubectl
+	// delete warns "deleting cluster-scoped resources, not scoped to the
+	// provided namespace" when it is given one).
+	g.line(`in_namespace=(--namespace "$namespace")`)
 	g.line(`node_steps=${CONVERGE_NODE_STEPS:-0}`)
 	g.line(`expect_wait=${EXPECT_WAIT:-0}`)
 	for i := range g.scn.Cluster.Nodes {

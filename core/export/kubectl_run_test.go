@@ -1,6 +1,7 @@
 package export
 
 import (
+	"context"
 	"encoding/json"
 	"math"
 	"os"
@@ -22,14 +23,20 @@ import (
 // what an apply reads from its stdin) to $FAKE_LOG, and answers from the
 // rules in $FAKE_RULES, one a line, NEEDLE<TAB>EXIT<TAB>OUTPUT: the first
 // rule whose NEEDLE is a substring of its arguments gives its exit status and
-// output (\n in OUTPUT is a line break). Without a rule it prints nothing and
-// exits 0, but `get namespace` exits 1 (no such namespace yet).
+// output (\n in OUTPUT is a line break); the OUTPUT @block makes it block
+// until it is killed (150 s at most, should a test fail), its PID logged
+// ("blocked PID"). Without a rule it prints nothing and exits 0, but `get
+// namespace` exits 1 (no such namespace yet).
 const fakeKubectl = `#!/usr/bin/env bash
 args="$*"
 printf 'kubectl %s\n' "$args" >> "$FAKE_LOG"
 if [[ $args == *" apply -f -"* ]]; then sed 's/^/  | /' >> "$FAKE_LOG"; fi
 while IFS=$'\t' read -r needle code output; do
   if [[ -n $needle && $args == *"$needle"* ]]; then
+    if [[ $output == @block ]]; then
+      echo "blocked $$" >> "$FAKE_LOG"
+      exec timeout 150 tail -f /dev/null
+    fi
     if [[ -n $output ]]; then printf '%b\n' "$output"; fi
     exit "$code"
   fi
@@ -38,9 +45,17 @@ if [[ $args == "get namespace "* ]]; then exit 1; fi
 exit 0
 `
 
-// fakeSleep logs how long the replay waits, without waiting.
+// fakeSleep logs how long the replay waits, without waiting; with
+// $FAKE_SLEEP_UNTIL, a glob DIR/FILE, once DIR exists it first waits (up
+// to a minute) for a file that matches it: a signal, not a time.
 const fakeSleep = `#!/usr/bin/env bash
 printf 'sleep %s\n' "$1" >> "$FAKE_LOG"
+if [[ -n ${FAKE_SLEEP_UNTIL:-} ]] && compgen -G "${FAKE_SLEEP_UNTIL%/*}" >/dev/null; then
+  for (( i = 0; i < 6000; i++ )); do
+    if compgen -G "$FAKE_SLEEP_UNTIL" >/dev/null; then break; fi
+    command -p sleep 0.01
+  done
+fi
 `
 
 // replay runs script with the fake kubectl and sleep and the given rules,
@@ -77,7 +92,13 @@ func replayEnv(t *testing.T, script []byte, rules, env []string) (code int, stdo
 	rulesFile := filepath.Join(dir, "rules")
 	require.NoError(t, os.WriteFile(rulesFile, []byte(strings.Join(rules, "\n")+"\n"), 0o644))
 	logFile := filepath.Join(dir, "log")
-	cmd := exec.Command(bash, file)
+	// A bound, not a timing: a replay with the fake sleep ends in well
+	// under a second, and one that hangs fails here instead of at go
+	// test's timeout.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bash, file)
+	cmd.WaitDelay = 5 * time.Second
 	cmd.Dir = work
 	cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "FAKE_LOG="+logFile, "FAKE_RULES="+rulesFile, "NAMESPACE=replay-test", "CONVERGE_YES=", "CONVERGE_NODE_STEPS=")
 	cmd.Env = append(cmd.Env, env...)

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"converge/core/api"
 	"converge/core/kubectl"
@@ -14,6 +15,7 @@ import (
 
 // step writes one scenario step at its second.
 func (g *script) step(st scenario.Step) error {
+	g.endWaits(int64(st.At / time.Second))
 	g.wait(st.At)
 	if g.res != nil {
 		g.res.at = st.At
@@ -72,15 +74,19 @@ func (g *script) leftOut(step, why string) {
 	g.line("note " + shQuote(oneLine(step)+": left out: "+why))
 }
 
-// nodeStep writes a cordon, uncordon, drain or taint of the scenario's
-// nodes: node_step runs it only with CONVERGE_NODE_STEPS=1, after it has
-// noted what to put back on exit (each node's schedulability, each taint
-// the step adds).
+// nodeStep writes a cordon, uncordon, drain, taint or delete of the
+// scenario's nodes: node_step runs it only with CONVERGE_NODE_STEPS=1, after
+// it has noted what to put back on exit (each node's schedulability, each
+// taint the step adds, each node deleted, which cannot be put back). A
+// drain runs in the background, as the simulation's goes on beside the
+// later steps while it retries evictions and waits for the pods to go
+// (waits.go); a step with expectError must fail with it.
 func (g *script) nodeStep(st scenario.Step, cmd *kubectl.Command, words []string) {
 	g.nodeSteps++
 	var before []string
 	nodes, specs := cmd.Args, []string(nil)
-	if cmd.Path[0] == "taint" {
+	switch cmd.Path[0] {
+	case "taint":
 		nodes = nil
 		for _, a := range cmd.Args[1:] {
 			if len(specs) > 0 || strings.ContainsAny(a, "=:") || strings.HasSuffix(a, "-") {
@@ -89,10 +95,17 @@ func (g *script) nodeStep(st scenario.Step, cmd *kubectl.Command, words []string
 			}
 			nodes = append(nodes, a)
 		}
+	case "delete":
+		nodes = deletedNodes(cmd)
 	}
 	for _, n := range nodes {
 		node := "$NODE_" + strconv.Itoa(g.nodeIndex(n)+1)
-		if cmd.Path[0] != "taint" {
+		switch cmd.Path[0] {
+		case "delete":
+			before = append(before, `"gone:`+node+`"`)
+			continue
+		case "taint":
+		default:
 			before = append(before, `"node:`+node+`"`)
 			continue
 		}
@@ -108,7 +121,14 @@ func (g *script) nodeStep(st scenario.Step, cmd *kubectl.Command, words []string
 			before = append(before, `"untaint:`+node+`:`+dqEscape(undo)+`-"`)
 		}
 	}
-	g.line("node_step " + shQuote(st.Kubectl) + " " + strings.Join(append(before, "--"), " ") + " " + strings.Join(words, " "))
+	run := "-- step " + shQuote(st.Kubectl) + " " + strings.Join(words, " ")
+	switch {
+	case cmd.Path[0] == "drain":
+		run = "-- " + g.background(st, words)
+	case st.ExpectError != "":
+		run = "-- step_fails " + shQuote(st.Kubectl) + " " + shQuote(st.ExpectError) + " " + strings.Join(words, " ")
+	}
+	g.line("node_step " + shQuote(st.Kubectl) + " " + strings.Join(append(before, run), " "))
 }
 
 func (g *script) runWords(st scenario.Step, words []string) {

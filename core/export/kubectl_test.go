@@ -19,10 +19,11 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden.sh")
 
 // goldenScenarios are the shipped scenarios whose replay scripts are pinned
 // in testdata/NAME.golden.sh: between them every kind of step (kubectl,
-// apply, expectError, the faults, expects with filters and keys with dots),
+// apply, expectError, the faults, expects with filters and keys with dots,
+// a drain in the background and a node deleted),
 // node names, a generated pod name and simulated image behaviour.
 var goldenScenarios = []string{
-	"basic-loop", "node-lost", "cordon-drain", "crashloop", "pod-deleted",
+	"basic-loop", "node-lost", "cordon-drain", "pdb-drain", "crashloop", "pod-deleted",
 	"selector-immutable", "rollback-revisions", "configmap-no-rollout", "stuck-no-capacity",
 }
 
@@ -110,7 +111,7 @@ steps:
 		"scenario_file=dir/two.yaml\n",
 		"namespace=${NAMESPACE:-converge-two}\n",
 		"NODE_2=${NODE_2:-converge-worker2}\n",
-		"\nat 5\nnode_step 'cordon b' \"node:$NODE_2\" -- cordon \"$NODE_2\"\n",
+		"\nat 5\nnode_step 'cordon b' \"node:$NODE_2\" -- step 'cordon b' cordon \"$NODE_2\"\n",
 	} {
 		assert.Contains(t, s, want)
 	}
@@ -139,12 +140,20 @@ steps:
 - {at: 1s, kubectl: "annotate deployment/web \"note=$(rm -rf /) it's\" --overwrite"}
 - {at: 1s, kubectl: get pods -n kube-system}
 - {at: 1s, kubectl: rollout undo deployment/web --to-revision=9, expectError: "unable to find specified revision 9 in history"}
+- {at: 2s, kubectl: delete node node-3}
+- {at: 2s, kubectl: delete no/node-1 --wait=false}
 `)
 	out, err := Kubectl(scn, KubectlOptions{})
 	require.NoError(t, err)
 	s := string(out)
 	for _, want := range []string{
-		`node_step 'drain node-2 --ignore-daemonsets' "node:$NODE_2" -- drain "$NODE_2" --ignore-daemonsets=true`,
+		// drain runs in the background (waits.go), checked where the
+		// simulation's ends.
+		`node_step 'drain node-2 --ignore-daemonsets' "node:$NODE_2" -- watch_start 0 'drain node-2 --ignore-daemonsets' '' drain "$NODE_2" --ignore-daemonsets=true`,
+		"\nat 2\nwatch_end 0 1\n",
+		// delete node is a node step: the scenario's nodes, by name.
+		`node_step 'delete node node-3' "gone:$NODE_3" -- step 'delete node node-3' delete node "$NODE_3"`,
+		`node_step 'delete no/node-1 --wait=false' "gone:$NODE_1" -- step 'delete no/node-1 --wait=false' delete "no/$NODE_1" --wait=false`,
 		`step 'get node node-1 -o wide' get node "$NODE_1" --output=wide`,
 		`step 'describe no/node-3' describe "no/$NODE_3"`,
 		"# LEFT OUT: kubectl label node node-1 disk=ssd\n# (it changes nodes, which are outside the replay's namespace)",

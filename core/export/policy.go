@@ -29,9 +29,11 @@ import (
 //     host's paths, network, processes or ports, a Service opened on every
 //     node, a priority that could preempt other namespaces' pods, and the
 //     flags the simulation itself refuses;
-//   - the node steps a scenario teaches (cordon, uncordon, drain and taint
-//     of the scenario's own nodes, by name) run only when the user opts in
-//     with CONVERGE_NODE_STEPS=1, and the script undoes them on exit.
+//   - the node steps a scenario teaches (cordon, uncordon, drain, taint and
+//     delete of the scenario's own nodes, by name, never --all or a
+//     selector) run only when the user opts in with CONVERGE_NODE_STEPS=1,
+//     and the script undoes them on exit, but for a deleted node, which it
+//     says how to bring back.
 
 // verdict is what the policy decides for a step.
 type verdict int
@@ -74,7 +76,8 @@ var refusedFlags = map[string]string{
 	"prune":          "--prune deletes objects the step does not name",
 }
 
-// nodeCommands are the commands on nodes a scenario may teach.
+// nodeCommands are the commands on nodes a scenario may teach, with
+// `delete node` (judgeCommand).
 var nodeCommands = map[string]bool{"cordon": true, "uncordon": true, "drain": true, "taint": true}
 
 // judgeCommand decides what the replay does with a kubectl step, and why
@@ -111,6 +114,9 @@ func (g *script) judgeCommand(cmd *kubectl.Command) (verdict, string) {
 		return g.judgeNodeCommand(cmd)
 	}
 	types := argTypes(cmd)
+	if path == "delete" && len(types) > 0 && allNodes(types) {
+		return g.judgeNodeCommand(cmd)
+	}
 	if strings.HasPrefix(path, "create ") {
 		types = []string{cmd.Path[1]} // create deployment, create configmap
 	}
@@ -151,8 +157,9 @@ func argTypes(cmd *kubectl.Command) []string {
 	return strings.Split(first, ",")
 }
 
-// judgeNodeCommand decides for cordon, uncordon, drain and taint: only the
-// scenario's own nodes, by name, behind CONVERGE_NODE_STEPS.
+// judgeNodeCommand decides for cordon, uncordon, drain, taint and delete
+// of nodes: only the scenario's own nodes, by name, behind
+// CONVERGE_NODE_STEPS.
 func (g *script) judgeNodeCommand(cmd *kubectl.Command) (verdict, string) {
 	path := cmd.Path[0]
 	for _, f := range cmd.Flags {
@@ -171,6 +178,9 @@ func (g *script) judgeNodeCommand(cmd *kubectl.Command) (verdict, string) {
 	}
 	nodes := cmd.Args
 	var taints []string
+	if path == "delete" {
+		nodes = deletedNodes(cmd)
+	}
 	if path == "taint" {
 		if len(cmd.Args) == 0 {
 			return leaveOut, "it names no node"
@@ -211,6 +221,30 @@ func (g *script) judgeNodeCommand(cmd *kubectl.Command) (verdict, string) {
 		}
 	}
 	return nodeOptIn, ""
+}
+
+// allNodes reports whether every one of the resource types is nodes.
+func allNodes(types []string) bool {
+	for _, t := range types {
+		if r, ok := api.LookupResource(t); !ok || r.Kind != api.KindNode {
+			return false
+		}
+	}
+	return true
+}
+
+// deletedNodes are the node names of `delete node NAME...` or `delete
+// node/NAME...`: what each argument names after its TYPE.
+func deletedNodes(cmd *kubectl.Command) []string {
+	var out []string
+	for i, a := range cmd.Args {
+		if _, name, ok := strings.Cut(a, "/"); ok {
+			out = append(out, name)
+		} else if i > 0 {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // taintKey is the key of a taint spec: KEY[=VALUE][:EFFECT][-].

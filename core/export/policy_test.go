@@ -59,7 +59,11 @@ var hostileSteps = []string{
 	"delete pods --all -A",
 	"get pods -A",
 	"delete nodes --all",
-	"delete node node-1",
+	"delete node kind-control-plane",
+	"delete no/kind-control-plane",
+	"delete nodes -l node-role.kubernetes.io/control-plane=",
+	"delete node node-1 --all",
+	"delete node/node-1 deployment/web",
 	"delete namespace kube-system",
 	"delete ns default",
 	"delete --raw /api/v1/namespaces/kube-system",
@@ -193,7 +197,7 @@ func outside(call string, nodeSteps bool) string {
 	case regexp.MustCompile(`^get node converge-worker[0-9]* -o jsonpath=\{\.spec\.unschedulable\}$`).MatchString(rest):
 		return ""
 	}
-	nodeOp := regexp.MustCompile(`^(cordon|uncordon|drain|taint nodes) converge-worker[0-9]*( |$)`)
+	nodeOp := regexp.MustCompile(`^(cordon|uncordon|drain|taint nodes|delete node) converge-worker[0-9]*( |$)`)
 	if nodeOp.MatchString(rest) {
 		if nodeSteps {
 			return ""
@@ -249,7 +253,8 @@ func outside(call string, nodeSteps bool) string {
 func TestHostileScenariosTouchNothingOutsideTheirNamespace(t *testing.T) {
 	t.Parallel()
 	scn := hostileScenario(t, "hostile",
-		"cordon node-1", "taint nodes node-2 demo=1:NoSchedule", "taint nodes node-2 demo-", "drain node-3 --ignore-daemonsets")
+		"cordon node-1", "taint nodes node-2 demo=1:NoSchedule", "taint nodes node-2 demo-", "drain node-3 --ignore-daemonsets",
+		"delete node node-3")
 	script, err := Kubectl(scn, KubectlOptions{})
 	require.NoError(t, err)
 	text := string(script)
@@ -294,11 +299,13 @@ func TestHostileScenariosTouchNothingOutsideTheirNamespace(t *testing.T) {
 				assert.Contains(t, stdout, "SKIP kubectl cordon node-1")
 				return
 			}
-			// Each node the steps touched is put back, after the last step.
-			tail := log[strings.LastIndex(log, "drain converge-worker3"):]
+			// Each node the steps touched is put back, after the last step,
+			// but the one they deleted, which the script says it cannot.
+			tail := log[strings.LastIndex(log, "delete node converge-worker3"):]
 			assert.Contains(t, tail, "kubectl taint nodes converge-worker2 demo:NoSchedule-\n")
 			assert.Contains(t, tail, "kubectl uncordon converge-worker\n")
-			assert.Contains(t, tail, "kubectl uncordon converge-worker3\n")
+			assert.NotContains(t, log, "uncordon converge-worker3")
+			assert.Contains(t, stdout, "NOT restored: the replay deleted the node converge-worker3;")
 		})
 	}
 }
@@ -323,7 +330,14 @@ func TestJudgeCommand(t *testing.T) {
 		{"cordon a scenario node", "cordon node-1", nodeOptIn},
 		{"taint a scenario node", "taint nodes node-2 k=v:NoExecute", nodeOptIn},
 		{"remove a taint not added", "taint nodes node-2 k-", leaveOut},
-		{"delete a node", "delete node node-1", leaveOut},
+		{"delete a scenario node", "delete node node-1", nodeOptIn},
+		{"delete scenario nodes by TYPE/NAME", "delete nodes/node-1 no/node-2", nodeOptIn},
+		{"delete another node", "delete node kind-control-plane", leaveOut},
+		{"delete every node", "delete nodes --all", leaveOut},
+		{"delete nodes by a selector", "delete nodes -l a=b", leaveOut},
+		{"delete a node with names and --all", "delete node node-1 --all", leaveOut},
+		{"delete a node and a Deployment", "delete node/node-1 deployment/web", leaveOut},
+		{"delete no node", "delete nodes", leaveOut},
 		{"patch a node", `patch node node-1 -p '{"metadata":{"labels":{"a":"b"}}}'`, leaveOut},
 		{"an unmodelled kind", "delete secrets --all", leaveOut},
 		{"cordon another node", "cordon kind-control-plane", leaveOut},

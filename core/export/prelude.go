@@ -10,6 +10,7 @@ start=$SECONDS
 now=0
 saved_nodes=()
 saved_unschedulable=()
+gone_nodes=()
 untaints=()
 passed=0
 failed=0
@@ -40,7 +41,7 @@ step() {
   local text=$1
   shift
   say "\$ kubectl $text"
-  if ! kubectl --namespace "$namespace" "$@" 2>&1 | indent; then
+  if ! kubectl ${in_namespace[@]+"${in_namespace[@]}"} "$@" 2>&1 | indent; then
     say "  the step failed"
   fi
 }
@@ -61,7 +62,7 @@ step_fails() {
   local text=$1 want=$2 out
   shift 2
   say "\$ kubectl $text"
-  if out=$(kubectl --namespace "$namespace" "$@" 2>&1); then
+  if out=$(kubectl ${in_namespace[@]+"${in_namespace[@]}"} "$@" 2>&1); then
     printf '%s\n' "$out" | indent
     mismatch "kubectl $text: succeeded, but an error containing \"$want\" was expected"
   else
@@ -171,12 +172,15 @@ fault() {
   say "FAULT $1: cause it by hand now: $2"
 }
 
-# node_step TEXT [node:NODE|untaint:NODE:TAINT-]... -- ARGS...: a step on
-# the scenario's nodes, run only with CONVERGE_NODE_STEPS=1. Before it runs,
-# it notes each node's schedulability and each taint it adds, which
-# restore_nodes puts back on exit.
+# node_step TEXT [node:NODE|untaint:NODE:TAINT-|gone:NODE]... -- HELPER
+# ARGS...: a step on the scenario's nodes, run only with
+# CONVERGE_NODE_STEPS=1 by HELPER (step, step_fails or watch_start), without
+# --namespace. Before it runs, it notes each node's schedulability and each
+# taint it adds, which restore_nodes puts back on exit, and each node it
+# deletes, which restore_nodes cannot put back.
 node_step() {
   local text=$1 w
+  local -a in_namespace=()
   shift
   if [[ $node_steps != 1 ]]; then
     say "SKIP kubectl $text: a step on a node (CONVERGE_NODE_STEPS=1 runs it)"
@@ -188,10 +192,11 @@ node_step() {
     case $w in
     node:*) remember_node "${w#node:}" ;;
     untaint:*) untaints+=("${w#untaint:}") ;;
+    gone:*) is_gone "${w#gone:}" || gone_nodes+=("${w#gone:}") ;;
     esac
   done
   shift
-  step "$text" "$@"
+  "$@"
 }
 
 # remember_node NODE: notes NODE's .spec.unschedulable, once.
@@ -204,23 +209,39 @@ remember_node() {
   saved_unschedulable+=("$(kubectl get node "$1" -o 'jsonpath={.spec.unschedulable}' 2>/dev/null || true)")
 }
 
+# is_gone NODE: whether a node step deleted NODE.
+is_gone() {
+  local n
+  for n in ${gone_nodes[@]+"${gone_nodes[@]}"}; do
+    if [[ $n == "$1" ]]; then return 0; fi
+  done
+  return 1
+}
+
 # restore_nodes: on exit, removes the taints the node steps added and puts
-# back each node's schedulability.
+# back each node's schedulability; a node they deleted it cannot put back,
+# and says how.
 restore_nodes() {
-  local i spec
+  local i spec n
   for (( i = ${#untaints[@]} - 1; i >= 0; i-- )); do
     spec=${untaints[i]}
+    if is_gone "${spec%%:*}"; then continue; fi
     kubectl taint nodes "${spec%%:*}" "${spec#*:}" >/dev/null 2>&1 || true
     echo "restored: the taint ${spec#*:} is off ${spec%%:*}"
   done
   for (( i = 0; i < ${#saved_nodes[@]}; i++ )); do
-    if [[ ${saved_unschedulable[i]} == true ]]; then
+    if is_gone "${saved_nodes[i]}"; then
+      continue
+    elif [[ ${saved_unschedulable[i]} == true ]]; then
       kubectl cordon "${saved_nodes[i]}" >/dev/null 2>&1 || true
       echo "restored: ${saved_nodes[i]} is cordoned, as it was"
     else
       kubectl uncordon "${saved_nodes[i]}" >/dev/null 2>&1 || true
       echo "restored: ${saved_nodes[i]} is schedulable, as it was"
     fi
+  done
+  for n in ${gone_nodes[@]+"${gone_nodes[@]}"}; do
+    echo "NOT restored: the replay deleted the node $n; its kubelet registers it again when it restarts (a kind node: docker restart $n)"
   done
 }
 
@@ -248,9 +269,9 @@ echo "The replay of $scenario_file creates the namespace $namespace and acts onl
 
 // nodeStepsBanner says whether the node steps run.
 const nodeStepsBanner = `if [[ $node_steps == 1 ]]; then
-  echo "CONVERGE_NODE_STEPS=1: it also cordons, drains or taints the scenario's nodes (${nodes[*]}), and puts them back on exit."
+  echo "CONVERGE_NODE_STEPS=1: it also cordons, drains, taints or deletes the scenario's nodes (${nodes[*]}), and puts them back on exit (a deleted node it cannot)."
 else
-  echo "CONVERGE_NODE_STEPS is off: it skips the steps on the scenario's nodes (cordon, drain, taint)."
+  echo "CONVERGE_NODE_STEPS is off: it skips the steps on the scenario's nodes (cordon, drain, taint, delete)."
 fi
 `
 
@@ -267,7 +288,7 @@ const confirm = `if [[ ${CONVERGE_YES:-} != 1 ]]; then
     exit 2
   fi
 fi
-trap restore_nodes EXIT
+trap on_exit EXIT
 kubectl create namespace "$namespace" >/dev/null || exit 2
 echo "Replaying $scenario_file in the namespace $namespace"
 start=$SECONDS

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"converge/core/api"
-	"converge/core/kubectl"
 	"converge/core/scenario"
 	"converge/core/sim"
 	"converge/core/store"
@@ -45,6 +44,9 @@ type resolver struct {
 	pending []string
 	// at is the second of the step being written.
 	at time.Duration
+	// waits are the steps the script runs in the background, whose end in
+	// the simulation advance notes (waits.go).
+	waits []*waitingStep
 }
 
 func newResolver(scn *scenario.Scenario) *resolver {
@@ -83,21 +85,12 @@ func (r *resolver) generated(kind, name string) bool {
 // after the second before (steps run first in their second), or after the
 // second itself when after is set.
 func (r *resolver) storeAt(at time.Duration, after bool) *store.Store {
-	if r.err != nil {
-		return nil
-	}
-	if r.s == nil {
-		r.s, r.err = sim.New(r.scn, sim.Options{CheckpointEvery: -1})
-		if r.err != nil {
-			return nil
-		}
-	}
 	t := int64(at/time.Second) - 1
 	if after {
 		t++
 	}
-	for r.s.T() < t {
-		r.s.Step(1)
+	if !r.advance(t) {
+		return nil
 	}
 	return r.s.Store()
 }
@@ -268,8 +261,8 @@ func simTime(v any) (int64, bool) {
 	return int64(d / time.Second), true
 }
 
-// pinHelpers are the replay script's functions for generated names and
-// watching steps, after helpers.
+// pinHelpers are the replay script's functions for generated names, after
+// helpers.
 const pinHelpers = `
 # time_slack: how many seconds a timestamp of the cluster may be off the
 # simulation's (TIME_SLACK, default 2); see holds.
@@ -339,54 +332,6 @@ pin_pod() {
   pinned[$sim]=$sim
   say "NOTE no pod of ${owner:-$prefix...} to stand for $sim: it stays as it is"
 }
-
-# The watching steps that must fail (rollout status until the progress
-# deadline): each runs in the background, as the simulation's waiting step
-# goes on while later steps run, and watches_end checks them.
-watch_dir=
-watches=()
-
-# step_fails_watch TEXT WANT ARGS...: starts kubectl ARGS in the background;
-# watches_end checks that it failed with an error that contains WANT.
-step_fails_watch() {
-  local text=$1 want=$2 n
-  shift 2
-  say "\$ kubectl $text (watching in the background)"
-  if [[ -z $watch_dir ]]; then watch_dir=$(mktemp -d); fi
-  n=${#watches[@]}
-  (
-    if kubectl --namespace "$namespace" "$@" > "$watch_dir/$n.out" 2>&1; then rc=0; else rc=$?; fi
-    echo "$rc" > "$watch_dir/$n.rc"
-  ) &
-  watches+=("$now|$want|$text")
-}
-
-# watches_end: waits for the watching steps and checks each as step_fails
-# does, printing its output under the second it started.
-watches_end() {
-  local i w at want text out rc
-  (( ${#watches[@]} > 0 )) || return 0
-  wait
-  for i in "${!watches[@]}"; do
-    w=${watches[$i]}
-    at=${w%%|*}; w=${w#*|}
-    want=${w%%|*}; text=${w#*|}
-    now=$at
-    out=$(cat "$watch_dir/$i.out" 2>/dev/null || true)
-    rc=$(cat "$watch_dir/$i.rc" 2>/dev/null || echo 0)
-    say "\$ kubectl $text (watched)"
-    printf '%s\n' "$out" | indent
-    if [[ $rc == 0 ]]; then
-      mismatch "kubectl $text: succeeded, but an error containing \"$want\" was expected"
-    elif [[ $out == *"$want"* ]]; then
-      passed=$(( passed + 1 ))
-      say "ok   it failed as expected"
-    else
-      mismatch "kubectl $text: the error does not contain \"$want\""
-    fi
-  done
-  rm -rf "$watch_dir"
-}
 `
 
 // timeoutFlag is rollout status's --timeout for a watch started at at: to
@@ -403,37 +348,3 @@ func timeoutFlag(scn *scenario.Scenario, at time.Duration) string {
 // noWatch is the flag rollout status gets in the replay, as the simulation
 // runs a step that does not wait.
 const noWatch = "--watch=false"
-
-// watchesInBackground writes a `rollout status` step that watches (the
-// simulation's waits, and fails with expectError when the Deployment
-// exceeds its progress deadline) as step_fails_watch: in the background,
-// with a timeout at the scenario's end, so that the steps after it keep
-// their seconds. It reports whether it wrote the step.
-func (g *script) watchesInBackground(st scenario.Step, words []string) bool {
-	cmd, err := kubectl.Parse(st.Kubectl)
-	if err != nil || strings.Join(cmd.Path, " ") != "rollout status" {
-		return false
-	}
-	timeout := false
-	for _, f := range cmd.Flags {
-		switch {
-		case f.Name == "watch" && f.Value == "false":
-			return false
-		case f.Name == "timeout":
-			timeout = true
-		}
-	}
-	out := make([]string, 0, len(words)+1)
-	for _, w := range words {
-		if w == noWatch {
-			if !timeout {
-				out = append(out, timeoutFlag(g.scn, st.At))
-			}
-			continue
-		}
-		out = append(out, w)
-	}
-	g.watches = true
-	g.line("step_fails_watch " + shQuote(st.Kubectl) + " " + shQuote(st.ExpectError) + " " + strings.Join(out, " "))
-	return true
-}

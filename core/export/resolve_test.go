@@ -203,14 +203,14 @@ func TestKubectlReplayComparesSimulatedTimes(t *testing.T) {
 }
 
 // A watching rollout status with expectError runs in the background, with
-// a timeout, and is checked at the end; the steps after it keep their
-// seconds.
+// a timeout, and is checked where the simulation's ends (waits.go); the
+// steps after it keep their seconds.
 func TestKubectlReplayWatchesRolloutStatus(t *testing.T) {
 	t.Parallel()
 	script, err := Kubectl(simrun.Builtin(t, "stuck-bad-image"), KubectlOptions{})
 	require.NoError(t, err)
 	text := string(script)
-	assert.Contains(t, text, "step_fails_watch 'rollout status deployment/web' 'exceeded its progress deadline' rollout status deployment/web --timeout=")
+	assert.Regexp(t, `watch_start \d+ 'rollout status deployment/web' 'exceeded its progress deadline' rollout status deployment/web --timeout=`, text)
 	assert.NotContains(t, text, "exceeded its progress deadline' rollout status deployment/web --watch=false")
 	assert.Contains(t, text, "\nwatches_end\n")
 	code, stdout, stderr, _ := replay(t, script, []string{

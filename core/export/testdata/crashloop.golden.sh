@@ -60,6 +60,7 @@ export LC_ALL=C
 
 scenario_file=crashloop.yaml
 namespace=${NAMESPACE:-converge-crashloop}
+in_namespace=(--namespace "$namespace")
 node_steps=${CONVERGE_NODE_STEPS:-0}
 expect_wait=${EXPECT_WAIT:-0}
 NODE_1=${NODE_1:-converge-worker}
@@ -72,6 +73,7 @@ start=$SECONDS
 now=0
 saved_nodes=()
 saved_unschedulable=()
+gone_nodes=()
 untaints=()
 passed=0
 failed=0
@@ -102,7 +104,7 @@ step() {
   local text=$1
   shift
   say "\$ kubectl $text"
-  if ! kubectl --namespace "$namespace" "$@" 2>&1 | indent; then
+  if ! kubectl ${in_namespace[@]+"${in_namespace[@]}"} "$@" 2>&1 | indent; then
     say "  the step failed"
   fi
 }
@@ -123,7 +125,7 @@ step_fails() {
   local text=$1 want=$2 out
   shift 2
   say "\$ kubectl $text"
-  if out=$(kubectl --namespace "$namespace" "$@" 2>&1); then
+  if out=$(kubectl ${in_namespace[@]+"${in_namespace[@]}"} "$@" 2>&1); then
     printf '%s\n' "$out" | indent
     mismatch "kubectl $text: succeeded, but an error containing \"$want\" was expected"
   else
@@ -233,12 +235,15 @@ fault() {
   say "FAULT $1: cause it by hand now: $2"
 }
 
-# node_step TEXT [node:NODE|untaint:NODE:TAINT-]... -- ARGS...: a step on
-# the scenario's nodes, run only with CONVERGE_NODE_STEPS=1. Before it runs,
-# it notes each node's schedulability and each taint it adds, which
-# restore_nodes puts back on exit.
+# node_step TEXT [node:NODE|untaint:NODE:TAINT-|gone:NODE]... -- HELPER
+# ARGS...: a step on the scenario's nodes, run only with
+# CONVERGE_NODE_STEPS=1 by HELPER (step, step_fails or watch_start), without
+# --namespace. Before it runs, it notes each node's schedulability and each
+# taint it adds, which restore_nodes puts back on exit, and each node it
+# deletes, which restore_nodes cannot put back.
 node_step() {
   local text=$1 w
+  local -a in_namespace=()
   shift
   if [[ $node_steps != 1 ]]; then
     say "SKIP kubectl $text: a step on a node (CONVERGE_NODE_STEPS=1 runs it)"
@@ -250,10 +255,11 @@ node_step() {
     case $w in
     node:*) remember_node "${w#node:}" ;;
     untaint:*) untaints+=("${w#untaint:}") ;;
+    gone:*) is_gone "${w#gone:}" || gone_nodes+=("${w#gone:}") ;;
     esac
   done
   shift
-  step "$text" "$@"
+  "$@"
 }
 
 # remember_node NODE: notes NODE's .spec.unschedulable, once.
@@ -266,23 +272,39 @@ remember_node() {
   saved_unschedulable+=("$(kubectl get node "$1" -o 'jsonpath={.spec.unschedulable}' 2>/dev/null || true)")
 }
 
+# is_gone NODE: whether a node step deleted NODE.
+is_gone() {
+  local n
+  for n in ${gone_nodes[@]+"${gone_nodes[@]}"}; do
+    if [[ $n == "$1" ]]; then return 0; fi
+  done
+  return 1
+}
+
 # restore_nodes: on exit, removes the taints the node steps added and puts
-# back each node's schedulability.
+# back each node's schedulability; a node they deleted it cannot put back,
+# and says how.
 restore_nodes() {
-  local i spec
+  local i spec n
   for (( i = ${#untaints[@]} - 1; i >= 0; i-- )); do
     spec=${untaints[i]}
+    if is_gone "${spec%%:*}"; then continue; fi
     kubectl taint nodes "${spec%%:*}" "${spec#*:}" >/dev/null 2>&1 || true
     echo "restored: the taint ${spec#*:} is off ${spec%%:*}"
   done
   for (( i = 0; i < ${#saved_nodes[@]}; i++ )); do
-    if [[ ${saved_unschedulable[i]} == true ]]; then
+    if is_gone "${saved_nodes[i]}"; then
+      continue
+    elif [[ ${saved_unschedulable[i]} == true ]]; then
       kubectl cordon "${saved_nodes[i]}" >/dev/null 2>&1 || true
       echo "restored: ${saved_nodes[i]} is cordoned, as it was"
     else
       kubectl uncordon "${saved_nodes[i]}" >/dev/null 2>&1 || true
       echo "restored: ${saved_nodes[i]} is schedulable, as it was"
     fi
+  done
+  for n in ${gone_nodes[@]+"${gone_nodes[@]}"}; do
+    echo "NOT restored: the replay deleted the node $n; its kubelet registers it again when it restarts (a kind node: docker restart $n)"
   done
 }
 
@@ -358,52 +380,120 @@ pin_pod() {
   say "NOTE no pod of ${owner:-$prefix...} to stand for $sim: it stays as it is"
 }
 
-# The watching steps that must fail (rollout status until the progress
-# deadline): each runs in the background, as the simulation's waiting step
-# goes on while later steps run, and watches_end checks them.
+# The steps that wait (drain, rollout status until a progress deadline):
+# each runs in the background, as the simulation's waiting step goes on
+# beside the later steps. watch_end checks one where the simulation's ended,
+# watches_end the rest at the end; the exit stops what still runs.
 watch_dir=
-watches=()
+watch_ids=()
+declare -A watch_at=() watch_want=() watch_text=() watch_pid=() watch_done=()
 
-# step_fails_watch TEXT WANT ARGS...: starts kubectl ARGS in the background;
-# watches_end checks that it failed with an error that contains WANT.
-step_fails_watch() {
-  local text=$1 want=$2 n
-  shift 2
+# watch_start ID TEXT WANT ARGS...: starts kubectl ARGS in the background,
+# its output kept; WANT is the error it must end with ("": none).
+watch_start() {
+  local id=$1 text=$2 want=$3
+  shift 3
   say "\$ kubectl $text (watching in the background)"
   if [[ -z $watch_dir ]]; then watch_dir=$(mktemp -d); fi
-  n=${#watches[@]}
   (
-    if kubectl --namespace "$namespace" "$@" > "$watch_dir/$n.out" 2>&1; then rc=0; else rc=$?; fi
-    echo "$rc" > "$watch_dir/$n.rc"
+    k=
+    trap '[[ -z $k ]] || { kill "$k" 2>/dev/null; wait "$k" 2>/dev/null; }; exit 143' TERM
+    kubectl ${in_namespace[@]+"${in_namespace[@]}"} "$@" > "$watch_dir/$id.out" 2>&1 &
+    k=$!
+    if wait "$k"; then rc=0; else rc=$?; fi
+    echo "$rc" > "$watch_dir/$id.rc"
   ) &
-  watches+=("$now|$want|$text")
+  watch_pid[$id]=$!
+  watch_ids+=("$id")
+  watch_at[$id]=$now
+  watch_want[$id]=$want
+  watch_text[$id]=$text
 }
 
-# watches_end: waits for the watching steps and checks each as step_fails
-# does, printing its output under the second it started.
-watches_end() {
-  local i w at want text out rc
-  (( ${#watches[@]} > 0 )) || return 0
-  wait
-  for i in "${!watches[@]}"; do
-    w=${watches[$i]}
-    at=${w%%|*}; w=${w#*|}
-    want=${w%%|*}; text=${w#*|}
-    now=$at
-    out=$(cat "$watch_dir/$i.out" 2>/dev/null || true)
-    rc=$(cat "$watch_dir/$i.rc" 2>/dev/null || echo 0)
-    say "\$ kubectl $text (watched)"
-    printf '%s\n' "$out" | indent
-    if [[ $rc == 0 ]]; then
-      mismatch "kubectl $text: succeeded, but an error containing \"$want\" was expected"
-    elif [[ $out == *"$want"* ]]; then
-      passed=$(( passed + 1 ))
-      say "ok   it failed as expected"
+# watch_report ID: prints the output of the background step ID under the
+# second it started, and checks its outcome as step (a failure is printed)
+# or step_fails (WANT) does; one stopped at the end was still running.
+watch_report() {
+  local id=$1 text=${watch_text[$1]} want=${watch_want[$1]} at=$now out rc
+  watch_done[$id]=1
+  now=${watch_at[$id]}
+  out=$(cat "$watch_dir/$id.out" 2>/dev/null || true)
+  rc=$(cat "$watch_dir/$id.rc" 2>/dev/null || true)
+  say "\$ kubectl $text (watched)"
+  printf '%s\n' "$out" | indent
+  if [[ -z $rc ]]; then
+    if [[ -n $want ]]; then
+      mismatch "kubectl $text: still running at the end, but an error containing \"$want\" was expected"
     else
-      mismatch "kubectl $text: the error does not contain \"$want\""
+      say "  still running at the end: stopped"
     fi
+  elif [[ -z $want ]]; then
+    if [[ $rc != 0 ]]; then say "  the step failed"; fi
+  elif [[ $rc == 0 ]]; then
+    mismatch "kubectl $text: succeeded, but an error containing \"$want\" was expected"
+  elif [[ $out == *"$want"* ]]; then
+    passed=$(( passed + 1 ))
+    say "ok   it failed as expected"
+  else
+    mismatch "kubectl $text: the error does not contain \"$want\""
+  fi
+  now=$at
+}
+
+# watch_end ID END: the simulation's step ID ended in second END. If the
+# cluster's has ended too (EXPECT_WAIT waits that long for it), it is
+# checked now; else it is checked at the end. Nothing for a step not run.
+watch_end() {
+  local id=$1 i=0
+  if [[ -z ${watch_pid[$id]+set} || -n ${watch_done[$id]+set} ]]; then return 0; fi
+  while [[ ! -e $watch_dir/$id.rc ]] && (( i < expect_wait )); do
+    sleep 1
+    i=$(( i + 1 ))
+  done
+  if [[ -e $watch_dir/$id.rc ]]; then
+    watch_report "$id"
+  else
+    say "NOTE kubectl ${watch_text[$id]} (from ${watch_at[$id]}s) is still running; the simulation's ended at $2s"
+  fi
+}
+
+# watches_end [ID...]: at the end, checks the background steps not yet
+# checked, after up to 30 s more for the IDs given (those the simulation
+# ended); what still runs then is stopped.
+watches_end() {
+  local id i=0
+  (( ${#watch_ids[@]} > 0 )) || return 0
+  for id in "$@"; do
+    while [[ -n ${watch_pid[$id]+set} && ! -e $watch_dir/$id.rc ]] && (( i < 30 )); do
+      sleep 1
+      i=$(( i + 1 ))
+    done
+  done
+  stop_watches
+  for id in "${watch_ids[@]}"; do
+    if [[ -z ${watch_done[$id]+set} ]]; then watch_report "$id"; fi
   done
   rm -rf "$watch_dir"
+  watch_dir=
+}
+
+# stop_watches: stops the background steps still running.
+stop_watches() {
+  local id
+  for id in ${watch_ids[@]+"${watch_ids[@]}"}; do
+    if [[ ! -e $watch_dir/$id.rc ]]; then
+      kill "${watch_pid[$id]}" 2>/dev/null || true
+      wait "${watch_pid[$id]}" 2>/dev/null || true
+    fi
+  done
+}
+
+# on_exit: however the replay ends, it stops the background steps, then
+# puts the nodes back (restore_nodes).
+on_exit() {
+  stop_watches
+  if [[ -n $watch_dir ]]; then rm -rf "$watch_dir"; fi
+  restore_nodes
 }
 
 namespace_re='^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$'
@@ -431,7 +521,7 @@ if [[ ${CONVERGE_YES:-} != 1 ]]; then
     exit 2
   fi
 fi
-trap restore_nodes EXIT
+trap on_exit EXIT
 kubectl create namespace "$namespace" >/dev/null || exit 2
 echo "Replaying $scenario_file in the namespace $namespace"
 start=$SECONDS
