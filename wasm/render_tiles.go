@@ -32,36 +32,28 @@ type shownTile struct {
 	node     string
 }
 
-func shownOf(t *view.Tile) shownTile {
-	return shownTile{shape: t.Shape, status: t.Status, restarts: t.Restarts, node: t.Node}
-}
-
 func (s *shownTile) same(t *view.Tile) bool {
 	return s.shape == t.Shape && s.status == t.Status && s.restarts == t.Restarts && s.node == t.Node
 }
 
 // sync makes the grid's tiles those of tiles, in order.
 func (g *tileGrid) sync(tiles []view.Tile) {
+	if !g.sameKeys(tiles) {
+		g.patch(tiles)
+	}
 	var kids js.Value
-	at := func(i int) js.Value {
-		if g.shown[i].el.IsUndefined() {
-			if kids.IsUndefined() {
-				kids = g.el.Value.Get("children")
-			}
-			g.shown[i].el = kids.Index(i)
-		}
-		return g.shown[i].el
-	}
-	if !g.sameKeys(tiles) && !g.patch(tiles) {
-		g.rebuild(tiles)
-		return
-	}
 	for i := range tiles {
 		t := &tiles[i]
 		if g.shown[i].same(t) {
 			continue
 		}
-		el := at(i)
+		el := g.shown[i].el
+		if el.IsUndefined() {
+			if kids.IsUndefined() {
+				kids = g.el.Value.Get("children")
+			}
+			el = kids.Index(i)
+		}
 		el.Set("className", tileClass(t.Shape))
 		el.Call("setAttribute", "aria-label", t.AccessibleName())
 		el.Call("setAttribute", "data-status", t.Status)
@@ -81,50 +73,49 @@ func (g *tileGrid) sameKeys(tiles []view.Tile) bool {
 	return true
 }
 
-// patch removes the tiles whose pods went and inserts the new ones, when
-// the pods that stay keep their order and some stay; it reports false
-// (having changed nothing) otherwise. The tiles that stay are updated by
-// sync.
-func (g *tileGrid) patch(tiles []view.Tile) bool {
+// patch removes the tiles whose pods went and inserts the new ones as
+// markup, one insertion per run of new tiles; sync then updates the tiles
+// that stay. The pods keep their order in a column and on a node (by name
+// and creation), so the tiles that stay are in order; should they not be,
+// or should none stay, every tile is drawn anew (one insertion).
+func (g *tileGrid) patch(tiles []view.Tile) {
 	pos := make(map[string]int, len(tiles))
 	for i := range tiles {
 		pos[tiles[i].Key] = i
 	}
-	last, kept := -1, 0
-	for _, k := range g.keys {
+	// old is where each pod that stays was, in g.shown.
+	old := make(map[string]int, len(g.keys))
+	last := -1
+	for i, k := range g.keys {
 		if j, ok := pos[k]; ok {
 			if j < last {
-				return false
+				clear(old)
+				break
 			}
-			last, kept = j, kept+1
+			last, old[k] = j, i
 		}
-	}
-	if kept == 0 {
-		return false
 	}
 	kids := g.el.Value.Get("children")
-	// Remove from the end, so that the indexes before stay valid.
-	for i := len(g.keys) - 1; i >= 0; i-- {
-		if _, ok := pos[g.keys[i]]; ok {
-			continue
-		}
-		el := g.shown[i].el
-		if el.IsUndefined() {
-			el = kids.Index(i)
-		}
-		el.Call("remove")
-	}
-	old := make(map[string]shownTile, kept)
-	for i, k := range g.keys {
-		if _, ok := pos[k]; ok {
-			old[k] = g.shown[i]
+	if len(old) == 0 {
+		g.el.Value.Set("textContent", "")
+	} else {
+		// Remove from the end, so that the indexes before stay valid.
+		for i := len(g.keys) - 1; i >= 0; i-- {
+			if _, ok := old[g.keys[i]]; ok {
+				continue
+			}
+			el := g.shown[i].el
+			if el.IsUndefined() {
+				el = kids.Index(i)
+			}
+			el.Call("remove")
 		}
 	}
 	shown := make([]shownTile, len(tiles))
 	var b strings.Builder
 	for i := 0; i < len(tiles); {
-		if s, ok := old[tiles[i].Key]; ok {
-			shown[i] = s
+		if o, ok := old[tiles[i].Key]; ok {
+			shown[i] = g.shown[o]
 			i++
 			continue
 		}
@@ -135,7 +126,7 @@ func (g *tileGrid) patch(tiles []view.Tile) bool {
 				break
 			}
 			view.AppendTileHTML(&b, &tiles[i])
-			shown[i] = shownOf(&tiles[i])
+			shown[i] = shownTile{shape: tiles[i].Shape, status: tiles[i].Status, restarts: tiles[i].Restarts, node: tiles[i].Node}
 		}
 		if start == 0 {
 			g.el.Value.Call("insertAdjacentHTML", "afterbegin", b.String())
@@ -148,41 +139,6 @@ func (g *tileGrid) patch(tiles []view.Tile) bool {
 		prev.Call("insertAdjacentHTML", "afterend", b.String())
 	}
 	g.shown = shown
-	g.setKeys(tiles)
-	return true
-}
-
-// rebuild draws every tile anew, as one piece of markup, and gives the
-// focus back to the tile that had it if its pod is still there.
-func (g *tileGrid) rebuild(tiles []view.Tile) {
-	focused := ""
-	if active := g.el.Value.Get("ownerDocument").Get("activeElement"); active.Truthy() && g.el.Value.Call("contains", active).Bool() {
-		i := js.Global().Get("Array").Get("prototype").Get("indexOf").Call("call", g.el.Value.Get("children"), active).Int()
-		if i >= 0 && i < len(g.keys) {
-			focused = g.keys[i]
-		}
-	}
-	var b strings.Builder
-	b.Grow(len(tiles) * 120)
-	g.shown = make([]shownTile, len(tiles))
-	for i := range tiles {
-		view.AppendTileHTML(&b, &tiles[i])
-		g.shown[i] = shownOf(&tiles[i])
-	}
-	g.el.Value.Set("innerHTML", b.String())
-	g.setKeys(tiles)
-	if focused == "" {
-		return
-	}
-	for i, k := range g.keys {
-		if k == focused {
-			g.el.Value.Get("children").Index(i).Call("focus")
-			return
-		}
-	}
-}
-
-func (g *tileGrid) setKeys(tiles []view.Tile) {
 	g.keys = g.keys[:0]
 	for i := range tiles {
 		g.keys = append(g.keys, tiles[i].Key)

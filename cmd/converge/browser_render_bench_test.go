@@ -47,8 +47,8 @@ func BenchmarkBrowserRenderProfile(b *testing.B) {
 func BenchmarkBrowserRenderMount(b *testing.B) {
 	pods, nodes := envInt("CONVERGE_BLOCK_PODS", 1000), envInt("CONVERGE_BLOCK_NODES", 20)
 	type build struct {
-		name string
-		srv  *served
+		name         string
+		srv          *served
 		task, render float64
 	}
 	builds := []*build{{name: "this", srv: startServe(b)}}
