@@ -21,7 +21,7 @@ type nodeCard struct {
 	el, name, ready, taints, tiles *node
 	cpu, mem, pods                 *usageView
 	taintItems                     *keyed[node]
-	tileItems                      *keyed[tileView]
+	tileItems                      *tileGrid
 	dense                          bool
 	drawn                          []view.Tile
 }
@@ -40,11 +40,7 @@ func newNodes(a *app) *nodesPanel {
 		c.cpu, c.mem, c.pods = newUsage(d, "CPU requested"), newUsage(d, "Memory requested"), newUsage(d, "Pods")
 		self := func(n *node) *node { return n }
 		c.taintItems = newKeyed(c.taints, func(string) *node { return d.el("li", "cv-chip cv-mono") }, self)
-		c.tileItems = newKeyed(c.tiles, func(string) *tileView {
-			b := d.el("button", "")
-			b.setAttr("type", "button")
-			return &tileView{n: b}
-		}, func(t *tileView) *node { return t.n })
+		c.tileItems = &tileGrid{el: c.tiles}
 		c.tiles.setAttr("data-key", key)
 		c.el.add(d.el("div", "cv-node-head").add(c.name, c.ready), c.taints, c.cpu.el, c.mem.el, c.pods.el, c.tiles)
 		return c
@@ -111,6 +107,6 @@ func (p *nodesPanel) render(a *app) {
 		}
 		c.tiles.setAttr("aria-label", tileSummary(v.Tiles))
 		c.drawn = v.Tiles
-		syncTiles(c.tileItems, v.Tiles)
+		c.tileItems.sync(v.Tiles)
 	})
 }

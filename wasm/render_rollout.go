@@ -30,7 +30,7 @@ type rolloutPart struct {
 
 type columnView struct {
 	el, role, name, image, counts, tiles *node
-	pods                                 *keyed[tileView]
+	pods                                 *tileGrid
 	// gone draws the pods created and deleted within the second.
 	gone, goneNote *node
 	gonePods       *keyed[node]
@@ -113,11 +113,7 @@ func newColumn(d doc) *columnView {
 	c := &columnView{el: d.el("div", "cv-col"), role: d.el("span", "cv-role"), name: d.el("span", "cv-rs-name cv-mono"),
 		image: d.el("span", "cv-image cv-mono"), counts: d.el("p", "cv-counts"), tiles: d.el("div", "cv-tiles")}
 	c.tiles.setAttr("role", "group")
-	c.pods = newKeyed(c.tiles, func(string) *tileView {
-		b := d.el("button", "")
-		b.setAttr("type", "button")
-		return &tileView{n: b}
-	}, func(t *tileView) *node { return t.n })
+	c.pods = &tileGrid{el: c.tiles}
 	c.gone = d.el("div", "cv-tiles cv-gone")
 	c.goneNote = d.el("p", "cv-gone-note cv-muted")
 	c.gonePods = newKeyed(c.gone, func(string) *node {
@@ -215,7 +211,7 @@ func (c *columnView) render(col *view.Column) {
 	}
 	c.tiles.setAttr("aria-label", tileSummary(col.Tiles))
 	c.drawn = col.Tiles
-	syncTiles(c.pods, col.Tiles)
+	c.pods.sync(col.Tiles)
 	// Pods created and deleted within this second: kubectl never lists
 	// them, the picture shows them faded, apart, for the second.
 	c.gone.setHidden(len(col.Gone) == 0)
@@ -231,35 +227,6 @@ func (c *columnView) render(col *view.Column) {
 		n.setAttr("title", col.Gone[i].Name+": "+col.Gone[i].Status)
 		n.setAttr("aria-label", "pod "+col.Gone[i].Name+", "+col.Gone[i].Status)
 		n.setAttr("role", "img")
-	})
-}
-
-// tileView is one tile's button and what its accessible name was last
-// built from, so that a render that changes nothing builds no string.
-type tileView struct {
-	n        *node
-	status   string
-	restarts int32
-	node     string
-	named    bool
-}
-
-// syncTiles draws tiles: one button per pod, its class saying its shape,
-// its accessible name kubectl's words (view.Tile.AccessibleName). A tile
-// whose pod did not change costs nothing.
-func syncTiles(k *keyed[tileView], tiles []view.Tile) {
-	keys := make([]string, len(tiles))
-	for i := range tiles {
-		keys[i] = tiles[i].Key
-	}
-	k.sync(keys, func(i int, tv *tileView) {
-		t := &tiles[i]
-		tv.n.setClass(tileClass(t.Shape))
-		if !tv.named || tv.status != t.Status || tv.restarts != t.Restarts || tv.node != t.Node {
-			tv.named, tv.status, tv.restarts, tv.node = true, t.Status, t.Restarts, t.Node
-			tv.n.setAttr("aria-label", t.AccessibleName())
-			tv.n.setAttr("data-status", t.Status)
-		}
 	})
 }
 
