@@ -64,7 +64,7 @@ type Options struct {
 	// caller that must not block for long (the page, opening 10,000 pods)
 	// parks there and resumes later; Pace must not touch the simulation,
 	// which is then the same as without it (TestNewPacedIsNew). New
-	// forgets it: later ticks are not cut.
+	// forgets it: later ticks are not cut, but for StepPaced's.
 	Pace func()
 }
 
@@ -95,8 +95,12 @@ type Sim struct {
 	// only read: they are no step, so they live beside the state.
 	console     []*consoleWait
 	nextConsole int
-	// pace is Options.Pace while New runs, nil after.
+	// pace is Options.Pace while New runs, StepPaced's pace while it
+	// runs, nil otherwise.
 	pace func()
+	// shown is, while StepPaced runs, a copy of the state at the second
+	// before, which the readers show; nil otherwise.
+	shown *state
 }
 
 // state is everything that changes while the simulation runs; a checkpoint
@@ -286,7 +290,7 @@ func newNode(n scenario.NodeSpec) *api.Node {
 
 // Env returns a kubectl environment on the current state, for read-only
 // commands (the console's completion, `converge kubectl`).
-func (s *Sim) Env() *kubectl.Env { return s.env(s.state) }
+func (s *Sim) Env() *kubectl.Env { return s.env(s.cur()) }
 
 func (s *Sim) env(st *state) *kubectl.Env {
 	env := &kubectl.Env{Store: st.store, Decode: manifest.DecodeObjects}
@@ -298,19 +302,19 @@ func (s *Sim) env(st *state) *kubectl.Env {
 
 // GitOps returns the GitOps reconciler of the current state, or nil when
 // the scenario has none; treat it as read-only.
-func (s *Sim) GitOps() *gitops.Controller { return s.state.gitops() }
+func (s *Sim) GitOps() *gitops.Controller { return s.cur().gitops() }
 
 // Metrics returns the metrics server of the current state; treat it as read-only.
-func (s *Sim) Metrics() *metrics.Server { return s.state.metrics }
+func (s *Sim) Metrics() *metrics.Server { return s.cur().metrics }
 
 // T returns the current simulated second.
-func (s *Sim) T() int64 { return s.state.t }
+func (s *Sim) T() int64 { return s.cur().t }
 
 // Now returns the current simulated time.
-func (s *Sim) Now() time.Time { return s.state.clock.Now() }
+func (s *Sim) Now() time.Time { return s.cur().clock.Now() }
 
 // Store returns the current state's store; treat it as read-only.
-func (s *Sim) Store() *store.Store { return s.state.store }
+func (s *Sim) Store() *store.Store { return s.cur().store }
 
 // Scenario returns the scenario, including steps added at run time.
 func (s *Sim) Scenario() *scenario.Scenario { return s.scn }
@@ -319,7 +323,7 @@ func (s *Sim) Scenario() *scenario.Scenario { return s.scn }
 func (s *Sim) Duration() time.Duration { return s.scn.Duration }
 
 // Tick returns the outputs of the current second.
-func (s *Sim) Tick() Tick { return s.state.tick }
+func (s *Sim) Tick() Tick { return s.cur().tick }
 
 // Step advances the simulation by n seconds (n < 1 is treated as 1).
 func (s *Sim) Step(n int) {
@@ -329,6 +333,29 @@ func (s *Sim) Step(n int) {
 	for i := 0; i < n; i++ {
 		s.advance()
 	}
+}
+
+// StepPaced is Step(1) with pace called between the pieces of the second's
+// work (as Options.Pace between New's): the page's play parks there when
+// a frame has used its budget, and resumes in a later frame. Until it
+// returns, the readers (T, Store, Tick, Env, Snapshot, WriteTraceLine,
+// StepResults, Progress, ...) show the second before, a copy of the state
+// taken first, never a second half computed; pace and whatever runs while
+// it parks may call them, and nothing else. The second computed is the
+// one Step computes (TestStepPacedIsStep).
+func (s *Sim) StepPaced(pace func()) {
+	s.shown, s.pace = s.state.clone(), pace
+	defer func() { s.shown, s.pace = nil, nil }()
+	s.advance()
+}
+
+// cur is the state the readers show: the current second's, or while
+// StepPaced computes the next, the copy of the second before.
+func (s *Sim) cur() *state {
+	if s.shown != nil {
+		return s.shown
+	}
+	return s.state
 }
 
 func (s *Sim) advance() {
