@@ -60,7 +60,8 @@ type Options struct {
 	MemoryBudget int64
 	// Pace, when set, is called between the pieces of New's work: the
 	// objects applied, each controller's pass of tick 0, each pod the
-	// scheduler places, each node's kubelet pass, the first checkpoint. A
+	// scheduler places or a ReplicaSet creates or deletes, each pod's and
+	// each node's kubelet pass, the first checkpoint. A
 	// caller that must not block for long (the page, opening 10,000 pods)
 	// parks there and resumes later; Pace must not touch the simulation,
 	// which is then the same as without it (TestNewPacedIsNew). New
