@@ -672,7 +672,7 @@ func (s *Session) PlayFrame(owed int) int {
 // yields to the page, which then draws: a second that costs more is
 // computed across frames (PlaySecond), and the frame with the render stays
 // well under 50 ms.
-const PlayBudget = 10 * time.Millisecond
+const PlayBudget = 6 * time.Millisecond
 
 // PlaySecond is one second of the play loop: Step(1) computed with
 // sim.Sim.StepPaced, pace called between its pieces (the page parks there

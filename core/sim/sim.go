@@ -348,6 +348,9 @@ func (s *Sim) StepPaced(pace func()) {
 	s.shown, s.pace = s.state.clone(), pace
 	defer func() { s.shown, s.pace = nil, nil }()
 	s.advance()
+	// Once more at the end, still showing the second before: a caller
+	// whose frame is spent draws the new second in the next.
+	pace()
 }
 
 // cur is the state the readers show: the current second's, or while
