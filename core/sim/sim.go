@@ -348,9 +348,6 @@ func (s *Sim) StepPaced(pace func()) {
 	s.shown, s.pace = s.state.clone(), pace
 	defer func() { s.shown, s.pace = nil, nil }()
 	s.advance()
-	// Once more at the end, still showing the second before: a caller
-	// whose frame is spent draws the new second in the next.
-	pace()
 }
 
 // cur is the state the readers show: the current second's, or while
@@ -371,6 +368,9 @@ func (s *Sim) advance() {
 	if s.every > 0 && s.due(s.checkpoints[len(s.checkpoints)-1], st) {
 		s.checkpoint()
 	}
+	// StepPaced's last pace, still showing the second before: a caller
+	// whose frame is spent draws the new second in the next.
+	s.yield()
 }
 
 // runTick does the work of second st.t (see the package doc).
