@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -80,4 +81,53 @@ func BenchmarkBrowserUIPlayFrames(b *testing.B) {
 		})
 	}
 	p.assertNoConsoleErrors(b)
+}
+
+// TestUIPlayAcrossFramesShowsWholeSeconds: at 64x through the 1,000-pod
+// rollout, whose seconds are computed across frames, the clock the page
+// shows is the second the API reads at every frame (never a second half
+// computed, never ahead); pausing mid-rollout stops on a whole second that
+// stays put, and a step from there lands one second later.
+func TestUIPlayAcrossFramesShowsWholeSeconds(t *testing.T) {
+	t.Parallel()
+	srv := startServe(t)
+	p := openUI(t, srv, "/", 1280, 800, "light")
+	require.True(t, evalJS[bool](t, p, `converge.load(`+jsString(uiBigScenario())+`).ok`))
+	got := evalJS[struct {
+		Frames   int      `json:"frames"`
+		Mismatch []string `json:"mismatch"`
+		Paused   int      `json:"paused"`
+		Now      string   `json:"now"`
+		Pressed  string   `json:"pressed"`
+	}](t, p, `new Promise((resolve) => {
+		converge.seek(29);
+		const speed = document.querySelector(".cv-speed");
+		speed.value = "64";
+		speed.dispatchEvent(new Event("change"));
+		const now = () => document.querySelector(".cv-now").textContent;
+		const mismatch = [];
+		let frames = 0;
+		const probe = () => {
+			frames++;
+			const t = converge.time();
+			if (now() !== "t = " + t + "s of 5m") mismatch.push(t + ": " + now());
+			if (t < 36 && frames < 2000) { requestAnimationFrame(probe); return; }
+			const b = document.querySelector(".cv-play");
+			b.click();
+			resolve({frames, mismatch, paused: converge.time(), now: now(), pressed: b.getAttribute("aria-pressed")});
+		};
+		document.querySelector(".cv-play").click();
+		requestAnimationFrame(probe);
+	})`)
+	assert.Empty(t, got.Mismatch)
+	assert.Equal(t, "false", got.Pressed)
+	assert.GreaterOrEqual(t, got.Paused, 36)
+	assert.Equal(t, fmt.Sprintf("t = %ds of 5m", got.Paused), got.Now)
+	later := evalJS[[2]int](t, p, `new Promise((r) => setTimeout(() => {
+		const t = converge.time();
+		converge.step(1);
+		r([t, converge.time()]);
+	}, 300))`)
+	assert.Equal(t, [2]int{got.Paused, got.Paused + 1}, later, "paused on a whole second")
+	p.assertNoConsoleErrors(t)
 }
