@@ -46,7 +46,7 @@ type Instance struct {
 	// openSlices how many slices the last one took so far.
 	opening    *openJob
 	openSlices int
-	// playing is the play's seconds under way, if parked (ui_play.go).
+	// playing is the play's seconds under way, if any (ui_play.go).
 	playing *playJob
 }
 

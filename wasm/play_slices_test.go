@@ -27,7 +27,7 @@ func bigRollout(t *testing.T) *page {
 // TestPlayAcrossFrames: a second of play parks at its pieces when the
 // frame's budget is used (0 here: at every piece) and resumes a frame at a
 // time; meanwhile the instance shows the second before, whole (time and
-// snapshot); once done it is the second a step computes, drawn once.
+// snapshot); once done it is the second a step computes.
 func TestPlayAcrossFrames(t *testing.T) {
 	t.Parallel()
 	p, want := bigRollout(t), bigRollout(t)
@@ -51,9 +51,9 @@ func TestPlayAcrossFrames(t *testing.T) {
 }
 
 // TestAChangeFinishesThePlayedSecondFirst: a step, a seek or a command
-// while a second of play is parked finishes that second at once (it ends,
-// drawn) and then acts on the whole second: a step mid-second lands one
-// second after it.
+// while a second of play is parked finishes that second at once (its
+// batch ends there) and then acts on the whole second: a step mid-second
+// lands one second after it.
 func TestAChangeFinishesThePlayedSecondFirst(t *testing.T) {
 	t.Parallel()
 	for _, change := range []struct {
