@@ -99,9 +99,10 @@ type Sim struct {
 	// pace is Options.Pace while New runs, StepPaced's pace while it
 	// runs, nil otherwise.
 	pace func()
-	// shown is, while StepPaced runs, a copy of the state at the second
-	// before, which the readers show; nil otherwise.
-	shown *state
+	// live is, while StepPaced runs, the state it computes the second in,
+	// while state is a copy of the second before, which the readers show;
+	// nil otherwise.
+	live *state
 }
 
 // state is everything that changes while the simulation runs; a checkpoint
@@ -291,7 +292,7 @@ func newNode(n scenario.NodeSpec) *api.Node {
 
 // Env returns a kubectl environment on the current state, for read-only
 // commands (the console's completion, `converge kubectl`).
-func (s *Sim) Env() *kubectl.Env { return s.env(s.cur()) }
+func (s *Sim) Env() *kubectl.Env { return s.env(s.state) }
 
 func (s *Sim) env(st *state) *kubectl.Env {
 	env := &kubectl.Env{Store: st.store, Decode: manifest.DecodeObjects}
@@ -303,19 +304,19 @@ func (s *Sim) env(st *state) *kubectl.Env {
 
 // GitOps returns the GitOps reconciler of the current state, or nil when
 // the scenario has none; treat it as read-only.
-func (s *Sim) GitOps() *gitops.Controller { return s.cur().gitops() }
+func (s *Sim) GitOps() *gitops.Controller { return s.state.gitops() }
 
 // Metrics returns the metrics server of the current state; treat it as read-only.
-func (s *Sim) Metrics() *metrics.Server { return s.cur().metrics }
+func (s *Sim) Metrics() *metrics.Server { return s.state.metrics }
 
 // T returns the current simulated second.
-func (s *Sim) T() int64 { return s.cur().t }
+func (s *Sim) T() int64 { return s.state.t }
 
 // Now returns the current simulated time.
-func (s *Sim) Now() time.Time { return s.cur().clock.Now() }
+func (s *Sim) Now() time.Time { return s.state.clock.Now() }
 
 // Store returns the current state's store; treat it as read-only.
-func (s *Sim) Store() *store.Store { return s.cur().store }
+func (s *Sim) Store() *store.Store { return s.state.store }
 
 // Scenario returns the scenario, including steps added at run time.
 func (s *Sim) Scenario() *scenario.Scenario { return s.scn }
@@ -324,7 +325,7 @@ func (s *Sim) Scenario() *scenario.Scenario { return s.scn }
 func (s *Sim) Duration() time.Duration { return s.scn.Duration }
 
 // Tick returns the outputs of the current second.
-func (s *Sim) Tick() Tick { return s.cur().tick }
+func (s *Sim) Tick() Tick { return s.state.tick }
 
 // Step advances the simulation by n seconds (n < 1 is treated as 1).
 func (s *Sim) Step(n int) {
@@ -345,32 +346,28 @@ func (s *Sim) Step(n int) {
 // it parks may call them, and nothing else. The second computed is the
 // one Step computes (TestStepPacedIsStep).
 func (s *Sim) StepPaced(pace func()) {
-	s.shown, s.pace = s.state.clone(), pace
-	defer func() { s.shown, s.pace = nil, nil }()
+	s.live = s.state
+	s.state, s.pace = s.live.clone(), pace
+	defer func() { s.live, s.pace = nil, nil }()
 	s.advance()
-}
-
-// cur is the state the readers show: the current second's, or while
-// StepPaced computes the next, the copy of the second before.
-func (s *Sim) cur() *state {
-	if s.shown != nil {
-		return s.shown
-	}
-	return s.state
 }
 
 func (s *Sim) advance() {
 	st := s.state
+	if s.live != nil {
+		st = s.live
+	}
 	st.clock.Advance(time.Second)
 	st.t++
 	s.runTick(st, nil)
+	// StepPaced's last pace, still showing the second before: a caller
+	// whose frame is spent draws the new second in the next.
+	s.yield()
+	s.state = st
 	s.record(st)
 	if s.every > 0 && s.due(s.checkpoints[len(s.checkpoints)-1], st) {
 		s.checkpoint()
 	}
-	// StepPaced's last pace, still showing the second before: a caller
-	// whose frame is spent draws the new second in the next.
-	s.yield()
 }
 
 // runTick does the work of second st.t (see the package doc).
@@ -395,7 +392,7 @@ func (s *Sim) runTick(st *state, pre []StepResult) {
 		}
 	}
 	tick.Steps = append(tick.Steps, s.pollWaits(st, tick.Steps)...)
-	if st == s.state {
+	if st == s.state || st == s.live {
 		s.pollConsole(st)
 	}
 	prev := st.store.SetWriter(store.Writer{Manager: store.ManagerKubelet, By: kubelet.Component})

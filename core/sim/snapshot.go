@@ -45,7 +45,7 @@ type Snapshot struct {
 // Snapshot returns the current second's snapshot. Its objects are shared
 // with the store: do not modify them.
 func (s *Sim) Snapshot() *Snapshot {
-	st := s.cur()
+	st := s.state
 	snap := s.snapshotHead()
 	for _, f := range snapshotPlan() {
 		if f.kind != "" {
@@ -57,7 +57,7 @@ func (s *Sim) Snapshot() *Snapshot {
 
 // snapshotHead is the current snapshot without its object lists.
 func (s *Sim) snapshotHead() *Snapshot {
-	st := s.cur()
+	st := s.state
 	tick := st.tick
 	return &Snapshot{
 		T:       st.t,
@@ -116,7 +116,7 @@ func (s *Sim) checkTraceLine() error {
 	count := &budgetWriter{left: MaxTraceLine}
 	if err := s.writeTraceLine(count, nil); err != nil {
 		if errors.Is(err, errOverBudget) {
-			return &ErrTraceLineTooLarge{T: s.cur().t}
+			return &ErrTraceLineTooLarge{T: s.state.t}
 		}
 		return err
 	}
@@ -151,7 +151,7 @@ func (b *budgetWriter) Write(p []byte) (int, error) {
 }
 
 func (s *Sim) writeTraceLine(w io.Writer, d *store.Sent) error {
-	st := s.cur()
+	st := s.state
 	if st.line == nil {
 		head, err := s.encodeHead()
 		if err != nil {

@@ -45,11 +45,11 @@ func (s *Sim) runSteps(st *state, ctx *controller.Context) []StepResult {
 func (s *Sim) StepResults() []StepResult {
 	var out []StepResult
 	for i := range s.scn.Steps {
-		r, ok := s.cur().results[i]
+		r, ok := s.state.results[i]
 		if !ok {
 			continue
 		}
-		if p, ok := s.cur().progress[i]; ok {
+		if p, ok := s.state.progress[i]; ok {
 			r = p
 		}
 		out = append(out, r)
@@ -431,7 +431,7 @@ func (s *Sim) invalidateAfter(t int64) {
 func (s *Sim) Expectations() []StepResult {
 	var out []StepResult
 	for i := range s.scn.Steps {
-		if r, ok := s.cur().expects[i]; ok {
+		if r, ok := s.state.expects[i]; ok {
 			out = append(out, r)
 		}
 	}

@@ -109,7 +109,7 @@ func joinLines(a, b string) string {
 // (r.Follow) since it was run. Any other result is returned as it is.
 func (s *Sim) Progress(r StepResult) StepResult {
 	if r.Index >= 0 {
-		if p, ok := s.cur().progress[r.Index]; ok {
+		if p, ok := s.state.progress[r.Index]; ok {
 			return p
 		}
 		return r
@@ -127,10 +127,10 @@ func (s *Sim) Progress(r StepResult) StepResult {
 // expected an error (it never ended with one).
 func (s *Sim) Unfinished() []StepResult {
 	var out []StepResult
-	for _, w := range s.cur().waits {
+	for _, w := range s.state.waits {
 		r := StepResult{At: w.at, Action: w.action, Index: w.index, Waiting: true, OK: w.expectError == ""}
 		if !r.OK {
-			r.Error = fmt.Sprintf("expected an error containing %q, but the command was still waiting at %ds", w.expectError, s.cur().t)
+			r.Error = fmt.Sprintf("expected an error containing %q, but the command was still waiting at %ds", w.expectError, s.state.t)
 		}
 		out = append(out, r)
 	}
