@@ -360,14 +360,14 @@ func (s *Sim) advance() {
 	st.clock.Advance(time.Second)
 	st.t++
 	s.runTick(st, nil)
+	s.record(st)
+	if s.every > 0 && s.due(s.checkpoints[len(s.checkpoints)-1], st) {
+		s.checkpoint(st)
+	}
 	// StepPaced's last pace, still showing the second before: a caller
 	// whose frame is spent draws the new second in the next.
 	s.yield()
 	s.state = st
-	s.record(st)
-	if s.every > 0 && s.due(s.checkpoints[len(s.checkpoints)-1], st) {
-		s.checkpoint()
-	}
 }
 
 // runTick does the work of second st.t (see the package doc).
