@@ -46,6 +46,8 @@ type Instance struct {
 	// openSlices how many slices the last one took so far.
 	opening    *openJob
 	openSlices int
+	// playing is the play's seconds under way, if any (ui_play.go).
+	playing *playJob
 }
 
 // mount is one renderer and the node it draws into.
@@ -209,7 +211,10 @@ func newInstances(lib *session.Library, newRenderer RendererFunc) *instances {
 func (t *instances) create() *Instance {
 	t.next++
 	inst := &Instance{Session: session.New(t.lib, monotonic), ID: t.next, storage: t.storage, newRenderer: t.newRenderer}
-	inst.OnStop = func(why string) { inst.stopSeek(&stopError{why}) }
+	inst.OnStop = func(why string) {
+		inst.finishPlay()
+		inst.stopSeek(&stopError{why})
+	}
 	inst.OnChange = inst.Changed
 	t.byID[inst.ID] = inst
 	return inst

@@ -8,6 +8,7 @@ import (
 
 	"honnef.co/go/js/dom/v2"
 
+	"converge/core/session"
 	"converge/core/view"
 )
 
@@ -16,8 +17,9 @@ var speeds = []int{1, 2, 4, 8, 16, 32, 64}
 
 // player drives play from requestAnimationFrame: each frame it adds the
 // real time since the last frame, times the speed, and steps the whole
-// simulated seconds that have accumulated in one batch (Step(n)), so that
-// a frame costs one step and one render however fast it plays.
+// simulated seconds that have accumulated in one batch (playSeconds), so
+// that a frame costs one step and one render however fast it plays; a
+// second that costs more than a frame's budget goes across frames.
 type player struct {
 	a       *app
 	playing bool
@@ -98,6 +100,7 @@ func (p *player) reset() {
 }
 
 func (p *player) stop() {
+	p.a.inst.finishPlay()
 	if p.frame != 0 {
 		dom.GetWindow().CancelAnimationFrame(p.frame)
 		p.frame = 0
@@ -136,6 +139,17 @@ func (p *player) tick(now time.Duration) {
 	if !p.playing || p.a.inst.Sim == nil {
 		return
 	}
+	if j := p.a.inst.playing; j != nil {
+		// A second goes on from the last frame; the time owed meanwhile
+		// is dropped, as PlayFrame drops what does not fit.
+		p.last = now
+		defer p.profile()()
+		j.step()
+		if p.playing {
+			p.request()
+		}
+		return
+	}
 	if p.last != 0 {
 		p.acc += (now - p.last) * time.Duration(p.speed)
 	}
@@ -154,12 +168,14 @@ func (p *player) tick(now time.Duration) {
 		}
 		if n > 0 {
 			p.frames++
-			// One render, with the play button already off at the end.
-			p.a.inst.Batch(func() {
-				p.a.inst.Step(n)
-				if p.a.inst.AtEnd() || atNote {
-					p.halt()
-				}
+			// One render once the seconds are done, with the play button
+			// already off at the end.
+			p.a.inst.playSeconds(n, session.PlayBudget, func(k int) {
+				p.a.inst.Batch(func() {
+					if p.a.inst.AtEnd() || atNote && k == n {
+						p.halt()
+					}
+				})
 			})
 		} else if p.a.inst.AtEnd() {
 			p.pause()
@@ -212,4 +228,84 @@ func (p profiler) part(name string, f func()) {
 	opts.Set("start", start)
 	opts.Set("end", p.perf.Call("now"))
 	p.perf.Call("measure", "converge:"+name, opts)
+}
+
+// playJob is a frame's seconds of play (player.tick) computed in a
+// goroutine that parks mid-second once the frame has used its budget
+// (session.PlayBudget; Session.PlaySecond's pace) and resumes in the next
+// frame (step): a second that costs more than a frame, a rollout's at 1,000
+// pods, goes across frames. Meanwhile the simulation's readers show the
+// second before (sim.Sim.StepPaced) and the page draws it: the seconds
+// done are drawn before the job parks. No new second starts once the budget
+// is used. Any change of the session finishes the second under way first,
+// at once (finishPlay, from Session.OnStop), as does stopping play.
+type playJob struct {
+	inst   *Instance
+	budget time.Duration
+	// began is when the current frame's work began.
+	began time.Duration
+	// hurry makes pace return at once: the second is being finished.
+	hurry, parked bool
+	// fresh counts the seconds done and not drawn yet.
+	fresh           int
+	resume, yielded chan struct{}
+	done            chan struct{}
+}
+
+// playSeconds computes up to n seconds of play, each paced with budget,
+// then calls end with how many it computed (fewer than n when the budget
+// ran out). It returns when they are done or the job parks; then
+// i.playing is the job until it ends.
+func (i *Instance) playSeconds(n int, budget time.Duration, end func(k int)) {
+	j := &playJob{inst: i, budget: budget, began: monotonic(), resume: make(chan struct{}, 1),
+		yielded: make(chan struct{}, 1), done: make(chan struct{})}
+	i.playing = j
+	go func() {
+		k := 0
+		for k < n && (k == 0 || !j.hurry && monotonic()-j.began < budget) {
+			i.PlaySecond(j.pace)
+			k++
+			j.fresh++
+		}
+		i.playing = nil
+		end(k)
+		close(j.done)
+		j.yielded <- struct{}{}
+	}()
+	<-j.yielded
+}
+
+// pace parks the job once the frame has used its budget, after drawing
+// the seconds it has done, until the next frame resumes it (step).
+func (j *playJob) pace() {
+	if j.hurry || monotonic()-j.began < j.budget {
+		return
+	}
+	if j.fresh > 0 {
+		j.fresh = 0
+		j.inst.Changed()
+	}
+	j.parked = true
+	j.yielded <- struct{}{}
+	<-j.resume
+	j.began = monotonic()
+}
+
+// step resumes the job for a frame's work; it returns when the job parks
+// again or is done.
+func (j *playJob) step() {
+	j.parked = false
+	j.resume <- struct{}{}
+	<-j.yielded
+}
+
+// finishPlay finishes the second of play under way, if one is parked,
+// without parking again: it is drawn, and then the caller changes the
+// session or stops play.
+func (i *Instance) finishPlay() {
+	if j := i.playing; j != nil && j.parked {
+		j.hurry, j.parked = true, false
+		j.resume <- struct{}{}
+		<-j.done
+	}
 }

@@ -53,8 +53,9 @@ type Context struct {
 	Pace func()
 }
 
-// Yield marks the end of one unit of a long pass (a pod scheduled, a
-// node's kubelet pass), where the caller's Pace may park before the next.
+// Yield marks the end of one unit of a long pass (a pod scheduled,
+// created or deleted, a pod's or a node's kubelet pass), where the
+// caller's Pace may park before the next.
 // It changes nothing: the pass is the same with or without it.
 func (c *Context) Yield() {
 	if c.Pace != nil {

@@ -135,6 +135,7 @@ func (k *Controller) syncNode(ctx *controller.Context, n *api.Node, ns *nodeStat
 		if ps == nil || ps.rv != p.ResourceVersion || ps.force || (!ps.due.IsZero() && !now.Before(ps.due)) {
 			ps, p = k.syncPod(ctx, ns, p, ps, now, &log)
 			pods[j] = boundPod{p, ps}
+			ctx.Yield()
 		}
 		if ps == nil {
 			continue

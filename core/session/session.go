@@ -668,6 +668,32 @@ func (s *Session) PlayFrame(owed int) int {
 	return max(min(owed, MaxPlayBatch, fits, left), 0)
 }
 
+// PlayBudget is the work one frame of the play loop does before it
+// yields to the page, which then draws: a second that costs more is
+// computed across frames (PlaySecond), and the frame with the render stays
+// well under 50 ms.
+const PlayBudget = 6 * time.Millisecond
+
+// PlaySecond is one second of the play loop: Step(1) computed with
+// sim.Sim.StepPaced, pace called between its pieces (the page parks there
+// and resumes next frame, while the readers show the second before). The
+// meter counts the work, not the time parked. It draws nothing: the play
+// loop draws once a frame's seconds are done.
+func (s *Session) PlaySecond(pace func()) {
+	if s.Sim == nil || s.Sim.T() >= MaxSeconds {
+		return
+	}
+	s.stop("stopped by a step")
+	var parked time.Duration
+	began := s.now()
+	s.Sim.StepPaced(func() {
+		at := s.now()
+		pace()
+		parked += s.now() - at
+	})
+	s.meter.Observe(1, s.now()-began-parked)
+}
+
 // AtEnd is whether the simulation is at or past its scenario's end, where
 // playing stops.
 func (s *Session) AtEnd() bool {

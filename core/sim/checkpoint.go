@@ -137,15 +137,15 @@ func (st *state) clone() *state {
 	return out
 }
 
-// checkpoint keeps a clone of the current state, unless the last
+// checkpoint keeps a clone of st, the current state, unless the last
 // checkpoint is at or after it, then thins the checkpoints until they fit
 // the budget and the count.
-func (s *Sim) checkpoint() {
+func (s *Sim) checkpoint(st *state) {
 	last := s.checkpoints[len(s.checkpoints)-1]
-	if last.t >= s.state.t {
+	if last.t >= st.t {
 		return
 	}
-	cp := s.state.clone()
+	cp := st.clone()
 	cp.bytes = cp.unsharedBytes(last)
 	s.checkpoints = append(s.checkpoints, cp)
 	s.cpBytes += cp.bytes

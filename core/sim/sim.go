@@ -60,11 +60,12 @@ type Options struct {
 	MemoryBudget int64
 	// Pace, when set, is called between the pieces of New's work: the
 	// objects applied, each controller's pass of tick 0, each pod the
-	// scheduler places, each node's kubelet pass, the first checkpoint. A
+	// scheduler places or a ReplicaSet creates or deletes, each pod's and
+	// each node's kubelet pass, the first checkpoint. A
 	// caller that must not block for long (the page, opening 10,000 pods)
 	// parks there and resumes later; Pace must not touch the simulation,
 	// which is then the same as without it (TestNewPacedIsNew). New
-	// forgets it: later ticks are not cut.
+	// forgets it: later ticks are not cut, but for StepPaced's.
 	Pace func()
 }
 
@@ -95,8 +96,13 @@ type Sim struct {
 	// only read: they are no step, so they live beside the state.
 	console     []*consoleWait
 	nextConsole int
-	// pace is Options.Pace while New runs, nil after.
+	// pace is Options.Pace while New runs, StepPaced's pace while it
+	// runs, nil otherwise.
 	pace func()
+	// live is, while StepPaced runs, the state it computes the second in,
+	// while state is a copy of the second before, which the readers show;
+	// nil otherwise.
+	live *state
 }
 
 // state is everything that changes while the simulation runs; a checkpoint
@@ -331,15 +337,37 @@ func (s *Sim) Step(n int) {
 	}
 }
 
+// StepPaced is Step(1) with pace called between the pieces of the second's
+// work (as Options.Pace between New's): the page's play parks there when
+// a frame has used its budget, and resumes in a later frame. Until it
+// returns, the readers (T, Store, Tick, Env, Snapshot, WriteTraceLine,
+// StepResults, Progress, ...) show the second before, a copy of the state
+// taken first, never a second half computed; pace and whatever runs while
+// it parks may call them, and nothing else. The second computed is the
+// one Step computes (TestStepPacedIsStep).
+func (s *Sim) StepPaced(pace func()) {
+	s.live = s.state
+	s.state, s.pace = s.live.clone(), pace
+	defer func() { s.live, s.pace = nil, nil }()
+	s.advance()
+}
+
 func (s *Sim) advance() {
 	st := s.state
+	if s.live != nil {
+		st = s.live
+	}
 	st.clock.Advance(time.Second)
 	st.t++
 	s.runTick(st, nil)
 	s.record(st)
 	if s.every > 0 && s.due(s.checkpoints[len(s.checkpoints)-1], st) {
-		s.checkpoint()
+		s.checkpoint(st)
 	}
+	// StepPaced's last pace, still showing the second before: a caller
+	// whose frame is spent draws the new second in the next.
+	s.yield()
+	s.state = st
 }
 
 // runTick does the work of second st.t (see the package doc).
@@ -364,7 +392,7 @@ func (s *Sim) runTick(st *state, pre []StepResult) {
 		}
 	}
 	tick.Steps = append(tick.Steps, s.pollWaits(st, tick.Steps)...)
-	if st == s.state {
+	if st == s.state || st == s.live {
 		s.pollConsole(st)
 	}
 	prev := st.store.SetWriter(store.Writer{Manager: store.ManagerKubelet, By: kubelet.Component})

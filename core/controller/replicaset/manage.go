@@ -73,6 +73,7 @@ func createPods(ctx *controller.Context, rs *api.ReplicaSet, n int) manageResult
 			name := created.GetObjectMeta().Name
 			names = append(names, name)
 			ctx.Event(rs, Component, api.EventTypeNormal, SuccessfulCreateReason, "Created pod: "+name)
+			ctx.Yield()
 		}
 		if firstErr != nil {
 			break
@@ -151,6 +152,7 @@ func deletePods(ctx *controller.Context, states []rsState, i, n int) manageResul
 		case err == nil:
 			names = append(names, p.Name)
 			ctx.Event(rs, Component, api.EventTypeNormal, SuccessfulDeleteReason, "Deleted pod: "+p.Name)
+			ctx.Yield()
 		case errors.Is(err, store.ErrNotFound):
 		default:
 			ctx.Event(rs, Component, api.EventTypeWarning, FailedDeleteReason, "Error deleting: "+err.Error())
