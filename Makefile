@@ -23,7 +23,7 @@ BIN := bin/converge
 # bytes at brotli 11 before, 1,925,887 after.
 WASM_MOD := bin/wasm/go.mod
 WASM_NOINLINE := converge/wasm converge/core/session converge/core/export converge/core/lesson converge/core/library converge/core/humanize converge/core/compare converge/core/outcome converge/core/spell converge/core/imageref converge/core/controller/gitops converge/core/controller/podautoscaler converge/core/controller/disruption converge/core/quota converge/core/metrics converge/core/kubectl/... converge/core/scenario \
-	converge/core/manifest converge/core/validation/... converge/core/view converge/core/persist converge/core/labels converge/core/api strconv go.yaml.in/yaml/v3 \
+	converge/core/manifest converge/core/validation/... converge/core/view converge/core/persist converge/core/labels converge/core/api converge/core/controller/resourcequota converge/core/controller/nodelifecycle converge/core/controller/gc converge/core/version strconv go.yaml.in/yaml/v3 \
 	encoding/json fmt compress/flate text/tabwriter net/url honnef.co/go/js/dom/v2
 WASM_BUILDFLAGS := -trimpath -buildvcs=false -modfile=$(WASM_MOD) $(foreach p,$(WASM_NOINLINE),-gcflags=$(p)=-l)
 WASMFLAGS := $(WASM_BUILDFLAGS) -ldflags='-s -w'

@@ -10,14 +10,39 @@ import "strings"
 // hostile).
 func AppendTileHTML(b *strings.Builder, t *Tile) {
 	b.WriteString(`<button type="button" class="cv-tile s-`)
-	htmlEscaper.WriteString(b, string(t.Shape))
+	escapeHTML(b, string(t.Shape))
 	b.WriteString(`" aria-label="`)
-	htmlEscaper.WriteString(b, t.AccessibleName())
+	escapeHTML(b, t.AccessibleName())
 	b.WriteString(`" data-status="`)
-	htmlEscaper.WriteString(b, t.Status)
+	escapeHTML(b, t.Status)
 	b.WriteString(`"></button>`)
 }
 
-// htmlEscaper escapes text for an HTML attribute value in double quotes or
-// for an element's content.
-var htmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&#34;", "'", "&#39;")
+// escapeHTML appends s to b escaped for an HTML attribute value in double
+// quotes or for an element's content: & < > " ' as html.EscapeString
+// writes them (a loop, not strings.NewReplacer, whose code the wasm would
+// otherwise carry only for this).
+func escapeHTML(b *strings.Builder, s string) {
+	last := 0
+	for i := 0; i < len(s); i++ {
+		var esc string
+		switch s[i] {
+		case '&':
+			esc = "&amp;"
+		case '<':
+			esc = "&lt;"
+		case '>':
+			esc = "&gt;"
+		case '"':
+			esc = "&#34;"
+		case '\'':
+			esc = "&#39;"
+		default:
+			continue
+		}
+		b.WriteString(s[last:i])
+		b.WriteString(esc)
+		last = i + 1
+	}
+	b.WriteString(s[last:])
+}
