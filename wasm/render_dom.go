@@ -26,7 +26,10 @@ import (
 //     plain *dom.BasicEvent, and targetAttr reads the target's attribute.
 //
 // Every string that comes from the user or the simulation goes in through
-// SetTextContent or SetAttribute, never as HTML.
+// SetTextContent or SetAttribute, never as HTML, with one exception: the pod
+// tiles of a large grid go in as markup (render_tiles.go), built by
+// view.AppendTileHTML, which escapes every text it writes
+// (TestAppendTileHTMLEscapesEveryText).
 
 const svgNS = "http://www.w3.org/2000/svg"
 
