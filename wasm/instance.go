@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"syscall/js"
+	"time"
 
 	"honnef.co/go/js/dom/v2"
 
@@ -46,6 +47,10 @@ type Instance struct {
 	// openSlices how many slices the last one took so far.
 	opening    *openJob
 	openSlices int
+	// openBudget, when positive, replaces session.SliceBudget as the work
+	// a slice of an open does before it parks: tests make every open go
+	// in slices whatever the machine's speed.
+	openBudget time.Duration
 	// playing is the play's seconds under way, if any (ui_play.go).
 	playing *playJob
 }

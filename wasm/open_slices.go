@@ -65,7 +65,11 @@ func (i *Instance) OpenInSlices(a session.Address, settle func(string)) {
 // pace parks the open's goroutine when its slice has used the budget,
 // until a later task of the page wakes it.
 func (j *openJob) pace() {
-	if j.hurry || int64(monotonic())-j.began < int64(session.SliceBudget) {
+	budget := session.SliceBudget
+	if j.inst.openBudget > 0 {
+		budget = j.inst.openBudget
+	}
+	if j.hurry || int64(monotonic())-j.began < int64(budget) {
 		return
 	}
 	j.parked = true

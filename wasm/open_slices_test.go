@@ -4,6 +4,7 @@ package main
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -47,6 +48,10 @@ func TestOpenAsyncIsOpen(t *testing.T) {
 			whole := newTestPage(t).def.obj
 			want := decode[openResult](t, rawCall(whole, tc.sync, tc.arg))
 			p := newTestPage(t)
+			// The smallest budget: an open of many pieces parks at
+			// some, however fast the machine (50 ms was not always
+			// used up by 1,000 pods).
+			p.def.openBudget = time.Nanosecond
 			s := awaitSettled(t, rawCall(p.def.obj, tc.sync+"Async", tc.arg))
 			require.False(t, s.rejected, s.msg)
 			assert.Equal(t, want, decode[openResult](t, s.value))
@@ -65,7 +70,9 @@ func TestOpenAsyncIsOpen(t *testing.T) {
 func TestACallFinishesTheOpenFirst(t *testing.T) {
 	t.Parallel()
 	p := newTestPage(t)
+	p.def.openBudget = time.Nanosecond
 	promise := rawCall(p.def.obj, "openAsync", map[string]any{"share": bigShare(t)})
+	require.NotNil(t, p.def.opening, "the open is parked after its first slice")
 	assert.Equal(t, 0, rawCall(p.def.obj, "time").Int())
 	require.NotNil(t, p.def.Sim)
 	assert.Equal(t, "big", p.def.Sim.Scenario().Name)
