@@ -26,7 +26,10 @@ WASM_NOINLINE := converge/wasm converge/core/session converge/core/export conver
 	converge/core/manifest converge/core/validation/... converge/core/view converge/core/persist converge/core/labels converge/core/api converge/core/controller/resourcequota converge/core/controller/nodelifecycle converge/core/controller/gc converge/core/version strconv go.yaml.in/yaml/v3 \
 	encoding/json fmt compress/flate text/tabwriter net/url honnef.co/go/js/dom/v2
 WASM_BUILDFLAGS := -trimpath -buildvcs=false -modfile=$(WASM_MOD) $(foreach p,$(WASM_NOINLINE),-gcflags=$(p)=-l)
-WASMFLAGS := $(WASM_BUILDFLAGS) -ldflags='-s -w'
+# -buildid= : no Go build ID in the wasm. It hashes the build's inputs,
+# paths included, so the same source built in another folder gave another
+# wasm whose brotli size moved by up to 3 KB; the page never reads it.
+WASMFLAGS := $(WASM_BUILDFLAGS) -ldflags='-s -w -buildid='
 # Brotli quality of web/dist/converge.wasm.br, which `converge serve` sends to
 # browsers that accept br and export-site exports (internal/precompress has
 # the times: 6 takes under a second, 11 half a minute, 360 KB smaller). The
