@@ -114,8 +114,6 @@ type script struct {
 	imageMap map[string]string
 	// index is the position in the scenario of the step being written.
 	index int
-	// waits are the steps that run in the background (waits.go).
-	waits []*waitingStep
 }
 
 func (g *script) line(s string) { g.b.WriteString(s + "\n") }

@@ -44,8 +44,8 @@ type resolver struct {
 	pending []string
 	// at is the second of the step being written.
 	at time.Duration
-	// waits are the steps the script runs in the background, whose end in
-	// the simulation advance notes (waits.go).
+	// waits are the steps the script runs in the background (waits.go),
+	// whose end in the simulation advance notes.
 	waits []*waitingStep
 }
 

@@ -82,7 +82,6 @@ func (r *resolver) noteEnds() {
 // kubectl's words.
 func (g *script) background(st scenario.Step, words []string) string {
 	w := &waitingStep{index: g.index, start: int64(st.At / time.Second), end: -1}
-	g.waits = append(g.waits, w)
 	g.res.track(w)
 	return "watch_start " + strconv.Itoa(w.index) + " " + shQuote(st.Kubectl) + " " + shQuote(st.ExpectError) + " " + strings.Join(words, " ")
 }
@@ -91,11 +90,11 @@ func (g *script) background(st scenario.Step, words []string) string {
 // counterpart ended before the second at (a step at that second sees the
 // second before), at the second after the one it ended in.
 func (g *script) endWaits(at int64) {
-	if len(g.waits) == 0 || !g.res.advance(at-1) {
+	if g.res == nil || len(g.res.waits) == 0 || !g.res.advance(at-1) {
 		return
 	}
 	var ended []*waitingStep
-	for _, w := range g.waits {
+	for _, w := range g.res.waits {
 		if !w.checked && w.end >= 0 && w.end < at {
 			ended = append(ended, w)
 		}
@@ -112,14 +111,14 @@ func (g *script) endWaits(at int64) {
 // the simulation ended before its last second, then watches_end with the
 // IDs of those it ended in its last second, which get up to 30 s more.
 func (g *script) watchesEnd() {
-	if len(g.waits) == 0 {
+	if g.res == nil || len(g.res.waits) == 0 {
 		return
 	}
 	dur := int64(g.scn.Duration / time.Second)
 	g.endWaits(dur)
 	g.res.advance(dur)
 	line := "\nwatches_end"
-	for _, w := range g.waits {
+	for _, w := range g.res.waits {
 		if !w.checked && w.end >= 0 {
 			line += " " + strconv.Itoa(w.index)
 		}
