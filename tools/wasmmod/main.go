@@ -103,7 +103,7 @@ func run(root, out string, dir func() (string, error), warn io.Writer) error {
 			return err
 		}
 	} else {
-		mod = fmt.Appendf(mod, "\n%s\nreplace %s => %s\n", replaceComment, module, yamlDir)
+		mod = fmt.Appendf(mod, "\n%s\nreplace %s => %s\n", replaceComment, module, replacePath(root, yamlDir))
 	}
 	if err := writeIfChanged(filepath.Join(outAbs, "go.mod"), mod); err != nil {
 		return err
@@ -221,4 +221,22 @@ func writeIfChanged(name string, data []byte) error {
 		return err
 	}
 	return os.WriteFile(name, data, 0o644)
+}
+
+// replacePath is how the go.mod names dir: relative to the repository's
+// root when it is inside it ("./bin/wasm/yaml"; go resolves a relative
+// replace against the main module's root, also with -modfile), so that the
+// module information linked into the wasm, which records the path, is the
+// same wherever the repository is cloned (a path of another length moved
+// the wasm's brotli size by hundreds of bytes); absolute otherwise.
+func replacePath(root, dir string) string {
+	rootAbs, err := filepath.Abs(root)
+	if err != nil {
+		return dir
+	}
+	rel, err := filepath.Rel(rootAbs, dir)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return dir
+	}
+	return "./" + filepath.ToSlash(rel)
 }

@@ -82,22 +82,39 @@ func TestAnUnmatchedPatchBuildsThePlainModule(t *testing.T) {
 		dir      string
 		warning  string
 		replaced bool
+		// inside writes the output inside the repository (under bin/),
+		// where the replace is relative to its root.
+		inside bool
 	}{
 		{name: "pinned", dir: pinned, replaced: true},
+		{name: "pinned, inside the repository", dir: pinned, replaced: true, inside: true},
 		{name: "changed", dir: changed, warning: "wasmmod: warning: skipped the go.yaml.in/yaml/v3 patch (resolve.go: "},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			out := t.TempDir()
+			if tc.inside {
+				require.NoError(t, os.MkdirAll(filepath.Join(root, "bin"), 0o755))
+				dir, err := os.MkdirTemp(filepath.Join(root, "bin"), "wasmmod-test-")
+				require.NoError(t, err)
+				t.Cleanup(func() { os.RemoveAll(dir) })
+				out, err = filepath.Abs(dir)
+				require.NoError(t, err)
+			}
 			var warn bytes.Buffer
 			require.NoError(t, run(root, out, func() (string, error) { return tc.dir, nil }, &warn))
 			mod, err := os.ReadFile(filepath.Join(out, "go.mod"))
 			require.NoError(t, err)
-			if tc.replaced {
+			switch {
+			case tc.replaced && tc.inside:
+				assert.Empty(t, warn.String())
+				assert.Contains(t, string(mod), "replace go.yaml.in/yaml/v3 => ./bin/"+filepath.Base(out)+"/yaml\n",
+					"relative to the repository's root, the same wherever it is cloned")
+			case tc.replaced:
 				assert.Empty(t, warn.String())
 				assert.Contains(t, string(mod), "replace go.yaml.in/yaml/v3 => "+filepath.Join(out, "yaml"))
-			} else {
+			default:
 				assert.Equal(t, 1, strings.Count(warn.String(), "\n"), "one warning: %s", warn.String())
 				assert.True(t, strings.HasPrefix(warn.String(), tc.warning), warn.String())
 				assert.Equal(t, string(goMod), string(mod), "the repository's go.mod, without the replace")
