@@ -66,7 +66,8 @@ var binaryPath = filepath.Join("..", "..", "bin", "converge")
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	sharedBrowser.close()
+	testBrowser.close()
+	benchBrowser.close()
 	sharedSite.remove()
 	os.Exit(code)
 }
@@ -183,16 +184,40 @@ func (s *served) stop(t testing.TB) {
 	}
 }
 
-// browser is one headless chromium shared by the tests of this binary.
+// browser is one headless chromium shared by the tests (or the benchmarks)
+// of this binary.
 type browser struct {
 	once    sync.Once
 	ctx     context.Context // the first tab's context; new tabs derive from it
 	cancel  []context.CancelFunc
 	err     error
 	dataDir string
+	// jsFlags are V8's flags for this chromium ("" for none).
+	jsFlags string
 }
 
-var sharedBrowser = &browser{}
+// The tests and the benchmarks each have their own chromium. The tests'
+// runs V8 with --liftoff-only: most of a page load's CPU is V8 compiling
+// the 14 MB wasm twice, once with its baseline compiler (Liftoff) and then
+// again, for the functions that get hot, with its optimising one (TurboFan)
+// on worker threads. The tests assert what the page does, never how soon,
+// so the optimised code buys them nothing; without it the browser package
+// took 338 s instead of 477 s on an idle 2-core machine
+// (docs/performance.md, "The browser tests' CPU"). The benchmarks measure
+// what users get, so their chromium runs V8 as shipped.
+var (
+	testBrowser  = &browser{jsFlags: "--liftoff-only"}
+	benchBrowser = &browser{}
+)
+
+// browserFor is the chromium that t's pages open in: the benchmarks' for a
+// benchmark, else the tests'.
+func browserFor(t testing.TB) *browser {
+	if _, ok := t.(*testing.B); ok {
+		return benchBrowser
+	}
+	return testBrowser
+}
 
 // chromiumPath finds the browser: $CHROMIUM if set, else the usual names.
 func chromiumPath() (string, error) {
@@ -234,6 +259,9 @@ func (b *browser) start() error {
 			chromedp.UserDataDir(b.dataDir),
 			chromedp.WindowSize(1280, 800),
 		)
+		if b.jsFlags != "" {
+			opts = append(opts, chromedp.Flag("js-flags", b.jsFlags))
+		}
 		actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 		ctx, cancelCtx := chromedp.NewContext(actx)
 		b.cancel = []context.CancelFunc{cancelCtx, cancelAlloc}
@@ -298,10 +326,11 @@ func openPageWith(t testing.TB, url string, scripts ...string) *page {
 // page's CSP, say).
 func openPageSetup(t testing.TB, url string, setup ...chromedp.Action[chromedp.Void]) *page {
 	t.Helper()
-	if err := sharedBrowser.start(); err != nil {
+	b := browserFor(t)
+	if err := b.start(); err != nil {
 		unavailable(t, "chromium cannot start: %v", err)
 	}
-	ctx, cancel := chromedp.NewContext(sharedBrowser.ctx, chromedp.WithNewBrowserContext())
+	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext())
 	t.Cleanup(cancel)
 	p := &page{ctx: ctx, seen: make(chan struct{}, 1)}
 	messages := chromedp.Console(ctx) // subscribes now, before the navigation

@@ -1,15 +1,20 @@
 package main
 
 import (
+	"context"
 	"strings"
 	"testing"
 
+	cdpbrowser "github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"converge/core/version"
 )
 
-// Browser tests: see browser_harness_test.go. They do not call t.Parallel().
+// Browser tests: see browser_harness_test.go.
 
 func TestBrowserPageBootsTheWasmAndReportsItsVersion(t *testing.T) {
 	srv := startServe(t)
@@ -52,4 +57,23 @@ func TestBrowserHarnessSeesConsoleErrorsAndExceptions(t *testing.T) {
 	joined := strings.Join(got, "\n")
 	assert.Contains(t, joined, "error: harness-check: an error")
 	assert.Contains(t, joined, "exception: Uncaught Error: harness-check: uncaught")
+}
+
+// The tests' chromium runs V8 with --liftoff-only (browser_harness_test.go),
+// the benchmarks' as shipped: a benchmark must measure the code users get.
+func TestBrowserTestsRunLiftoffOnlyAndBenchmarksDoNot(t *testing.T) {
+	t.Parallel()
+	assert.Same(t, benchBrowser, browserFor(&testing.B{}), "a benchmark's pages")
+	assert.Empty(t, benchBrowser.jsFlags, "the benchmarks' chromium runs V8 as shipped")
+	assert.Same(t, testBrowser, browserFor(t), "a test's pages")
+
+	srv := startServe(t)
+	p := openPage(t, srv.URL+"/")
+	args, err := chromedp.Run(p.ctx, func(ctx context.Context, tg *chromedp.Target) (cdpbrowser.GetBrowserCommandLineResult, error) {
+		return cdp.Call(ctx, tg, cdpbrowser.GetBrowserCommandLine, cdp.Empty{})
+	})
+	require.NoError(t, err)
+	assert.Contains(t, args.Arguments, "--js-flags=--liftoff-only", "the tests' chromium's command line")
+	p.waitReady(t)
+	p.assertNoConsoleErrors(t)
 }
