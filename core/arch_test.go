@@ -106,12 +106,14 @@ func TestControllersDoNotImportOneAnother(t *testing.T) {
 	}
 }
 
-// outsideRefs are references to files outside the repository: the
-// repository stands alone, so comments and texts cite its own docs/.
-var outsideRefs = regexp.MustCompile(`\.\./shared|contracts? §|k8s-semantics\.md`)
+// outsideRefs are references to what is outside the repository: files
+// beside it, the issue tracker's numbers and work branches' names. The
+// repository stands alone, so comments and texts cite its own docs/, and
+// say what a change was, not which issue or branch asked for it.
+var outsideRefs = regexp.MustCompile(`\.\./shared|contracts? §|k8s-semantics\.md|(?i:\bissues? #?[0-9]+\b)|\bbranch h[a-z0-9]+\b`)
 
-// TestSourcesCiteOnlyTheRepository walks the repository's Go and JS files
-// (and its Markdown) and fails on a reference to a file outside it.
+// TestSourcesCiteOnlyTheRepository walks the repository's Go, JS and CSS
+// files (and its Markdown) and fails on a reference outside it.
 func TestSourcesCiteOnlyTheRepository(t *testing.T) {
 	t.Parallel()
 	root, err := filepath.Abs("..")
@@ -129,7 +131,7 @@ func TestSourcesCiteOnlyTheRepository(t *testing.T) {
 			return nil
 		}
 		switch filepath.Ext(path) {
-		case ".go", ".js", ".md":
+		case ".go", ".js", ".css", ".md":
 		default:
 			return nil
 		}

@@ -1,6 +1,6 @@
 package main
 
-// Browser tests of what issue 23 bounds in the page: the trace download in
+// Browser tests of what the page bounds under hostile input: the trace download in
 // slices, and the address too large to follow the scenario (see
 // browser_harness_test.go).
 

@@ -126,9 +126,9 @@ func throttle(bytesPerSecond float64) chromedp.Action[chromedp.Void] {
 // docs page of another origin while its demos boot (the first scrolled
 // into view, nothing loaded before) to their first frames, and the time to
 // those frames, with a cold cache (a new browser context) and a warm one
-// (the same page opened again in that context): the figures issue 24
-// bounds at 200 ms on an idle machine and issue 28 at a second
-// (docs/performance.md). Sub-benchmarks: one demo or five on the page,
+// (the same page opened again in that context): the figures
+// docs/performance.md bounds at 200 ms on an idle machine and at a
+// second. Sub-benchmarks: one demo or five on the page,
 // from `converge serve` on loopback or from an export at 10 Mbit/s. The
 // log says where the longest task started against the boot's marks (the
 // wasm instantiated, the Go program's synchronous start).

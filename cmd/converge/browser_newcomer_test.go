@@ -1,6 +1,6 @@
 package main
 
-// Browser tests of issue 10's content problems: the page as a newcomer
+// Browser tests of the page's content problems: the page as a newcomer
 // meets it, where every rejection, output and cause is on screen.
 
 import (

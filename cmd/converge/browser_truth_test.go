@@ -1,6 +1,6 @@
 package main
 
-// Browser tests of issue 22's truth half: pod tiles you can open, a
+// Browser tests of the page telling the truth: pod tiles you can open, a
 // refusal that stays on screen, drift within a second that stays visible,
 // and screenshots of the scenarios a newcomer tried (docs/page.md, "The
 // page tells the truth").
@@ -135,7 +135,7 @@ func TestUITruthDriftWithinASecond(t *testing.T) {
 	p.assertNoConsoleErrors(t)
 }
 
-// TestUITruthScreenshots saves the scenarios of issue 22 at 1280 and 375
+// TestUITruthScreenshots saves the scenarios a newcomer tried at 1280 and 375
 // px: the why card and the rollout, as a newcomer first sees them. It
 // asserts no more than a clean console, so it runs with `make
 // screenshots`, not in `make test` (screenshotsOnly); the tests above
