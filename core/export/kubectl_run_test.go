@@ -47,12 +47,25 @@ exit 0
 
 // fakeSleep logs how long the replay waits, without waiting; with
 // $FAKE_SLEEP_UNTIL, a glob DIR/FILE, once DIR exists it first waits (up
-// to a minute) for a file that matches it: a signal, not a time.
+// to a minute) for a file that matches it: a signal, not a time. With
+// $FAKE_SLEEP_SETTLE, a glob of the replay's folder of background steps, it
+// first waits (up to a minute) until each step started there (ID.out) has
+// ended (ID.rc).
 const fakeSleep = `#!/usr/bin/env bash
 printf 'sleep %s\n' "$1" >> "$FAKE_LOG"
 if [[ -n ${FAKE_SLEEP_UNTIL:-} ]] && compgen -G "${FAKE_SLEEP_UNTIL%/*}" >/dev/null; then
   for (( i = 0; i < 6000; i++ )); do
     if compgen -G "$FAKE_SLEEP_UNTIL" >/dev/null; then break; fi
+    command -p sleep 0.01
+  done
+fi
+if [[ -n ${FAKE_SLEEP_SETTLE:-} ]]; then
+  for (( i = 0; i < 6000; i++ )); do
+    settled=1
+    for out in $FAKE_SLEEP_SETTLE/*.out; do
+      if [[ -e $out && ! -e ${out%.out}.rc ]]; then settled=; fi
+    done
+    if [[ -n $settled ]]; then break; fi
     command -p sleep 0.01
   done
 fi

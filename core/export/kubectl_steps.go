@@ -134,7 +134,7 @@ func (g *script) nodeStep(st scenario.Step, cmd *kubectl.Command, words []string
 func (g *script) runWords(st scenario.Step, words []string) {
 	text := shQuote(st.Kubectl)
 	g.res.flush(g)
-	if st.ExpectError != "" && g.watchesInBackground(st, words) {
+	if g.waitsInBackground(st, words) {
 		return
 	}
 	if st.ExpectError != "" {

@@ -13,8 +13,8 @@ import (
 
 // The steps that wait. In the simulation a command that waits (`drain` as
 // it retries evictions a PodDisruptionBudget refuses and waits for the
-// evicted pods to go, `rollout status` watching until a progress deadline)
-// is a waiting step: it goes on beside the later steps, which keep their
+// evicted pods to go, `wait` until its condition holds or its timeout,
+// `rollout status` watching until a progress deadline) is a waiting step: it goes on beside the later steps, which keep their
 // seconds (core/sim/waits.go). The replay does the same: such a step runs in
 // the background (watch_start), its output kept; at the second after the
 // one in which the simulation's step ended, watch_end prints its output
@@ -126,14 +126,29 @@ func (g *script) watchesEnd() {
 	g.line(line)
 }
 
-// watchesInBackground writes a `rollout status` step that watches (the
-// simulation's waits, and fails with expectError when the Deployment
-// exceeds its progress deadline) in the background, with a timeout at the
-// scenario's end, so that the steps after it keep their seconds. It reports
-// whether it wrote the step.
-func (g *script) watchesInBackground(st scenario.Step, words []string) bool {
+// waitsInBackground writes a step that waits in the simulation, so that the
+// steps after it keep their seconds, and reports whether it did:
+//   - `kubectl wait`, which the simulation polls until every object meets
+//     its condition or its --timeout (kubectl's 30 s by default) runs out,
+//     as kubectl does;
+//   - a `rollout status` with expectError, which the simulation watches
+//     until the Deployment exceeds its progress deadline: in the
+//     background with a timeout at the scenario's end (one without
+//     expectError runs at once with --watch=false, commandWords).
+func (g *script) waitsInBackground(st scenario.Step, words []string) bool {
 	cmd, err := kubectl.Parse(st.Kubectl)
-	if err != nil || strings.Join(cmd.Path, " ") != "rollout status" {
+	if err != nil {
+		return false
+	}
+	switch strings.Join(cmd.Path, " ") {
+	case "wait":
+		g.line(g.background(st, words))
+		return true
+	case "rollout status":
+		if st.ExpectError == "" {
+			return false
+		}
+	default:
 		return false
 	}
 	timeout := false
@@ -162,7 +177,7 @@ func (g *script) watchesInBackground(st scenario.Step, words []string) bool {
 // watchHelpers are the replay script's functions for the steps that run in
 // the background, after pinHelpers.
 const watchHelpers = `
-# The steps that wait (drain, rollout status until a progress deadline):
+# The steps that wait (drain, wait, rollout status until a progress deadline):
 # each runs in the background, as the simulation's waiting step goes on
 # beside the later steps. watch_end checks one where the simulation's ended,
 # watches_end the rest at the end; the exit stops what still runs.

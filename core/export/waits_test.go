@@ -137,3 +137,79 @@ steps:
 		})
 	}
 }
+
+// `kubectl wait` is a waiting step in the simulation: it polls until its
+// condition holds or its --timeout runs out, while the later steps keep
+// their seconds. The replay runs it in the background too; on main it ran
+// in the foreground, so a wait that kept waiting held up the steps after
+// it (here `get pods` at 5 s) for its whole timeout.
+func TestKubectlWaitRunsInTheBackground(t *testing.T) {
+	t.Parallel()
+	scn := simrun.Parse(t, `name: wait-bg
+duration: 40s
+cluster:
+  images:
+    app:never: {neverReady: true}
+objects:
+- apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: web}
+  spec:
+    replicas: 1
+    selector: {matchLabels: {app: web}}
+    template:
+      metadata: {labels: {app: web}}
+      spec:
+        containers:
+        - name: c
+          image: app:never
+          readinessProbe: {httpGet: {path: /ready, port: 8080}, periodSeconds: 5}
+steps:
+- {at: 2s, kubectl: "wait --for=condition=Ready pods -l app=web --timeout=20s", expectError: "timed out waiting for the condition"}
+- {at: 5s, kubectl: get pods}
+- {at: 6s, kubectl: "wait --for=condition=Available deployment/web"}
+`)
+	script, err := Kubectl(scn, KubectlOptions{})
+	require.NoError(t, err)
+	text := string(script)
+	for _, want := range []string{
+		"\nat 2\nwatch_start 0 'wait --for=condition=Ready pods -l app=web --timeout=20s' 'timed out waiting for the condition' wait pods --for=condition=Ready --selector=app=web --timeout=20s\n\nat 5\nstep 'get pods' get pods\n",
+		// The simulation's first wait times out in second 22, the second
+		// (kubectl's default 30 s) in second 36.
+		"\nat 23\nwatch_end 0 22\n",
+		"\nat 37\nwatch_end 2 36\n",
+	} {
+		assert.Contains(t, text, want)
+	}
+
+	t.Run("the steps after a wait keep their seconds", func(t *testing.T) {
+		t.Parallel()
+		code, stdout, stderr, log := replay(t, script, []string{"wait \t0\t@block"})
+		assert.Equal(t, 1, code, "%s\n%s", stdout, stderr) // the first wait never fails as expected
+		assert.Regexp(t, `(?s)    2s  \$ kubectl wait --for=condition=Ready pods -l app=web --timeout=20s \(watching in the background\)\n`+
+			`    5s  \$ kubectl get pods\n`+
+			`.*   23s  NOTE kubectl wait --for=condition=Ready pods -l app=web --timeout=20s \(from 2s\) is still running; the simulation's ended at 22s\n`+
+			`.*    2s  \$ kubectl wait --for=condition=Ready pods -l app=web --timeout=20s \(watched\)\n`, stdout)
+		assert.Contains(t, stderr, "still running at the end, but an error containing \"timed out waiting for the condition\" was expected")
+		assert.Contains(t, log, "\nkubectl --namespace replay-test wait pods --for=condition=Ready --selector=app=web --timeout=20s\n")
+		// Both blocked waits were stopped.
+		for _, m := range regexp.MustCompile(`blocked (\d+)`).FindAllStringSubmatch(log, -1) {
+			pid, err := strconv.Atoi(m[1])
+			require.NoError(t, err)
+			assert.True(t, errors.Is(syscall.Kill(pid, 0), syscall.ESRCH), "the wait (pid %d) still runs", pid)
+		}
+	})
+
+	t.Run("a wait that times out as expected", func(t *testing.T) {
+		t.Parallel()
+		tmp := t.TempDir()
+		code, stdout, stderr, _ := replayEnv(t, script, []string{
+			"--for=condition=Ready\t1\terror: timed out waiting for the condition on pods/web-abc",
+			"--for=condition=Available\t0\tdeployment.apps/web condition met",
+		}, []string{"CONVERGE_YES=1", "TMPDIR=" + tmp, "FAKE_SLEEP_SETTLE=" + filepath.Join(tmp, "*")})
+		assert.Equal(t, 0, code, "%s\n%s", stdout, stderr)
+		assert.Contains(t, stdout, "    2s  ok   it failed as expected\n")
+		assert.Contains(t, stdout, "    6s  $ kubectl wait --for=condition=Available deployment/web (watched)\n          deployment.apps/web condition met\n")
+		assert.NotContains(t, stdout, "still running")
+	})
+}

@@ -378,7 +378,7 @@ pin_pod() {
   say "NOTE no pod of ${owner:-$prefix...} to stand for $sim: it stays as it is"
 }
 
-# The steps that wait (drain, rollout status until a progress deadline):
+# The steps that wait (drain, wait, rollout status until a progress deadline):
 # each runs in the background, as the simulation's waiting step goes on
 # beside the later steps. watch_end checks one where the simulation's ended,
 # watches_end the rest at the end; the exit stops what still runs.
