@@ -44,18 +44,13 @@ type seekJob struct {
 	run *seekRun
 }
 
-// seekRun is one slice of a seek, computed in a goroutine that parks
-// mid-second when its frame's budget is used (pace) until the next frame
-// resumes it (step).
+// seekRun is one slice of a seek, computed as frameWork.
 type seekRun struct {
-	budget, began time.Duration
-	// hurry makes pace return at once: the second is being finished.
-	hurry, parked, done bool
-	// finished: the seek reached its target; err: the slice panicked.
-	finished bool
-	err      error
-	resume   chan struct{}
-	yielded  chan struct{}
+	frameWork
+	// done: the slice returned; finished: the seek reached its target;
+	// err: the slice panicked.
+	done, finished bool
+	err            error
 }
 
 // startSlice runs a slice of j's seek in a goroutine; it returns when the
@@ -65,7 +60,7 @@ func (j *seekJob) startSlice() *seekRun {
 	if j.inst.seekBudget > 0 {
 		budget = j.inst.seekBudget
 	}
-	r := &seekRun{budget: budget, began: monotonic(), resume: make(chan struct{}, 1), yielded: make(chan struct{}, 1)}
+	r := &seekRun{frameWork: newFrameWork(budget)}
 	go func() {
 		defer func() {
 			if v := recover(); v != nil {
@@ -83,29 +78,11 @@ func (j *seekJob) startSlice() *seekRun {
 // pace parks the slice once its frame has used the budget, until step,
 // and says whether it did.
 func (r *seekRun) pace() bool {
-	if r.hurry || monotonic()-r.began < r.budget {
+	if !r.due() {
 		return false
 	}
-	r.parked = true
-	r.yielded <- struct{}{}
-	<-r.resume
-	r.began = monotonic()
+	r.park()
 	return true
-}
-
-// step resumes the parked slice; it returns when it is done or parks again.
-func (r *seekRun) step() {
-	r.parked = false
-	r.resume <- struct{}{}
-	<-r.yielded
-}
-
-// finish finishes the parked slice's second without parking again.
-func (r *seekRun) finish() {
-	if r.parked {
-		r.hurry = true
-		r.step()
-	}
 }
 
 // errCancelled is the end of a seek the page's Cancel stopped.
