@@ -24,7 +24,8 @@ BIN := bin/converge
 WASM_MOD := bin/wasm/go.mod
 WASM_NOINLINE := converge/wasm converge/core/session converge/core/export converge/core/lesson converge/core/library converge/core/humanize converge/core/compare converge/core/outcome converge/core/spell converge/core/imageref converge/core/controller/gitops converge/core/controller/podautoscaler converge/core/controller/disruption converge/core/quota converge/core/metrics converge/core/kubectl/... converge/core/scenario \
 	converge/core/manifest converge/core/validation/... converge/core/view converge/core/persist converge/core/labels converge/core/api converge/core/controller/resourcequota converge/core/controller/nodelifecycle converge/core/controller/gc converge/core/version strconv go.yaml.in/yaml/v3 \
-	encoding/json fmt compress/flate text/tabwriter net/url honnef.co/go/js/dom/v2
+	encoding/json fmt compress/flate text/tabwriter net/url honnef.co/go/js/dom/v2 \
+	time os
 WASM_BUILDFLAGS := -trimpath -buildvcs=false -modfile=$(WASM_MOD) $(foreach p,$(WASM_NOINLINE),-gcflags=$(p)=-l)
 # -buildid= : no Go build ID in the wasm. It hashes the build's inputs,
 # paths included, so the same source built in another folder gave another

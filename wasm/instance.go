@@ -51,6 +51,9 @@ type Instance struct {
 	// a slice of an open does before it parks: tests make every open go
 	// in slices whatever the machine's speed.
 	openBudget time.Duration
+	// seekBudget, when positive, replaces session.SliceBudget as the work
+	// a seek's paced second does in one frame before it parks (tests).
+	seekBudget time.Duration
 	// playing is the play's seconds under way, if any (ui_play.go).
 	playing *playJob
 }

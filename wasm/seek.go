@@ -18,6 +18,13 @@ import (
 // progress and handles input. An instance has at most one seek under way;
 // any other change of the instance (a load, a step, a seek, a command, a
 // dispose) ends it first, at the whole second it reached.
+//
+// A slice runs in a goroutine (seekRun): a second that costs more than a
+// slice (at 10,000 pods, a second of a rollout or of the pods' start costs
+// seconds) is computed with session.Seek.SlicePaced, which parks the
+// goroutine mid-second once the frame's budget is used; the next frame
+// resumes it. Meanwhile the simulation's readers show the second before
+// (sim.Sim.StepPaced), and stopping the seek finishes that second first.
 
 // seekJob is one seek in slices.
 type seekJob struct {
@@ -33,6 +40,49 @@ type seekJob struct {
 	next    js.Func
 	handle  js.Value
 	byFrame bool
+	// run is the slice under way, parked mid-second, if any.
+	run *seekRun
+}
+
+// seekRun is one slice of a seek, computed as frameWork.
+type seekRun struct {
+	frameWork
+	// done: the slice returned; finished: the seek reached its target;
+	// err: the slice panicked.
+	done, finished bool
+	err            error
+}
+
+// startSlice runs a slice of j's seek in a goroutine; it returns when the
+// slice is done or parks.
+func (j *seekJob) startSlice() *seekRun {
+	budget := session.SliceBudget
+	if j.inst.seekBudget > 0 {
+		budget = j.inst.seekBudget
+	}
+	r := &seekRun{frameWork: newFrameWork(budget)}
+	go func() {
+		defer func() {
+			if v := recover(); v != nil {
+				r.err = fmt.Errorf("internal error: seekAsync: %s", panicText(v))
+			}
+			r.parked, r.done = false, true
+			r.yielded <- struct{}{}
+		}()
+		r.finished = j.seek.SlicePaced(r.pace)
+	}()
+	<-r.yielded
+	return r
+}
+
+// pace parks the slice once its frame has used the budget, until step,
+// and says whether it did.
+func (r *seekRun) pace() bool {
+	if !r.due() {
+		return false
+	}
+	r.park()
+	return true
 }
 
 // errCancelled is the end of a seek the page's Cancel stopped.
@@ -100,7 +150,23 @@ func (j *seekJob) slice() {
 	if j.aborted() {
 		return
 	}
-	if j.seek.Slice() {
+	r := j.run
+	if r == nil {
+		r = j.startSlice()
+	} else {
+		r.step()
+	}
+	if r.parked {
+		j.run = r
+		j.schedule()
+		return
+	}
+	j.run = nil
+	if r.err != nil {
+		j.end(r.err)
+		return
+	}
+	if r.finished {
 		inst := j.inst
 		j.end(nil)
 		inst.Changed()
@@ -157,6 +223,11 @@ func (j *seekJob) schedule() {
 // end finishes the job with err (nil: done): it cancels the pending slice,
 // releases the slice function and settles.
 func (j *seekJob) end(err error) {
+	if r := j.run; r != nil {
+		j.run = nil
+		j.seek.Halt()
+		r.finish()
+	}
 	if j.inst.seek == j {
 		j.inst.seek = nil
 	}

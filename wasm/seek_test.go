@@ -177,3 +177,76 @@ func TestSeekAsyncChecksItsArguments(t *testing.T) {
 	opts.Set("signal", "x")
 	assert.Equal(t, `TypeError: seekAsync: options.signal must be an AbortSignal, not the string "x"`, errorOf(rawCall(obj, "seekAsync", 9, opts)))
 }
+
+// TestSeekAcrossFrames: a seek's one-second steps are paced (a budget of a
+// nanosecond parks at every piece): the second goes across frames, a read
+// between them sees a whole second (never half of one), and the seek ends
+// where SeekTo does.
+func TestSeekAcrossFrames(t *testing.T) {
+	t.Parallel()
+	p, want := bigRollout(t), bigRollout(t)
+	p.def.seekBudget = time.Nanosecond
+	want.def.SeekTo(12)
+	wantLine := rawCall(want.def.obj, "snapshot").String()
+	before := rawCall(p.def.obj, "snapshot").String()
+
+	// Between frames (each slice is a frame), a timer reads the instance.
+	parkedReads, halfSeen := 0, false
+	ticked := make(chan struct{})
+	var tick js.Func
+	tick = js.FuncOf(func(js.Value, []js.Value) any {
+		if j := p.def.seek; j != nil && j.run != nil && j.run.parked {
+			parkedReads++
+			if at := rawCall(p.def.obj, "time").Int(); at == 10 {
+				halfSeen = halfSeen || rawCall(p.def.obj, "snapshot").String() != before
+			}
+		}
+		if p.def.seek == nil {
+			close(ticked) // the last tick: nothing calls tick after this
+			return nil
+		}
+		js.Global().Call("setTimeout", tick, 0)
+		return nil
+	})
+	defer func() {
+		<-ticked
+		tick.Release()
+	}()
+	done := make(chan error, 1)
+	p.def.SeekAsync(12, nil, js.Undefined(), func(err error) { done <- err })
+	require.NotNil(t, p.def.seek, "the first slice parked mid-second")
+	require.NotNil(t, p.def.seek.run)
+	assert.Equal(t, 10, rawCall(p.def.obj, "time").Int(), "the second before is shown")
+	assert.Equal(t, before, rawCall(p.def.obj, "snapshot").String())
+	js.Global().Call("setTimeout", tick, 0)
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(5 * time.Minute): // a bound on a hang, not a timing
+		t.Fatal("the seek did not end")
+	}
+	assert.Positive(t, parkedReads, "reads happened while a second was parked")
+	assert.False(t, halfSeen, "a read mid-second saw the second before, whole")
+	assert.Equal(t, 12, rawCall(p.def.obj, "time").Int())
+	assert.True(t, wantLine == rawCall(p.def.obj, "snapshot").String(), "the state SeekTo(12) gives")
+}
+
+// TestAChangeFinishesTheSeeksSecondFirst: a step while a seek's second is
+// parked finishes that second (the seek stops there, as it stops at a
+// whole second) and then steps from it.
+func TestAChangeFinishesTheSeeksSecondFirst(t *testing.T) {
+	t.Parallel()
+	p, want := bigRollout(t), bigRollout(t)
+	p.def.seekBudget = time.Nanosecond
+	var ended []error
+	p.def.SeekAsync(30, nil, js.Undefined(), func(err error) { ended = append(ended, err) })
+	require.NotNil(t, p.def.seek)
+	require.NotNil(t, p.def.seek.run, "parked mid-second")
+	rawCall(p.def.obj, "step", 1)
+	assert.Nil(t, p.def.seek)
+	require.Len(t, ended, 1)
+	assert.EqualError(t, ended[0], "stopped by a step")
+	assert.Equal(t, 12, rawCall(p.def.obj, "time").Int(), "the parked second 11 was finished, then the step")
+	want.def.SeekTo(12)
+	assert.True(t, rawCall(want.def.obj, "snapshot").String() == rawCall(p.def.obj, "snapshot").String())
+}

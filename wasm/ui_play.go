@@ -230,26 +230,59 @@ func (p profiler) part(name string, f func()) {
 	p.perf.Call("measure", "converge:"+name, opts)
 }
 
-// playJob is a frame's seconds of play (player.tick) computed in a
-// goroutine that parks mid-second once the frame has used its budget
-// (session.PlayBudget; Session.PlaySecond's pace) and resumes in the next
-// frame (step): a second that costs more than a frame, a rollout's at 1,000
-// pods, goes across frames. Meanwhile the simulation's readers show the
-// second before (sim.Sim.StepPaced) and the page draws it: the seconds
-// done are drawn before the job parks. No new second starts once the budget
-// is used. Any change of the session finishes the second under way first,
-// at once (finishPlay, from Session.OnStop), as does stopping play.
-type playJob struct {
-	inst   *Instance
-	budget time.Duration
-	// began is when the current frame's work began.
-	began time.Duration
-	// hurry makes pace return at once: the second is being finished.
-	hurry, parked bool
-	// fresh counts the seconds done and not drawn yet.
-	fresh           int
+// frameWork is work done in a goroutine that parks once its frame has
+// used its budget (due, park) until the next frame resumes it (step): a
+// second of play, or of a seek (seek.go), that costs more than a frame goes
+// across frames. Meanwhile the simulation's readers show the second before
+// (sim.Sim.StepPaced). hurry makes it go on without parking: the second is
+// being finished.
+type frameWork struct {
+	budget, began   time.Duration
+	hurry, parked   bool
 	resume, yielded chan struct{}
-	done            chan struct{}
+}
+
+func newFrameWork(budget time.Duration) frameWork {
+	return frameWork{budget: budget, began: monotonic(), resume: make(chan struct{}, 1), yielded: make(chan struct{}, 1)}
+}
+
+// due is whether the frame's budget is used and the work should park.
+func (w *frameWork) due() bool { return !w.hurry && monotonic()-w.began >= w.budget }
+
+// park parks the work's goroutine until step.
+func (w *frameWork) park() {
+	w.parked = true
+	w.yielded <- struct{}{}
+	<-w.resume
+	w.began = monotonic()
+}
+
+// step resumes the parked work for a frame; it returns when the work parks
+// again or is done.
+func (w *frameWork) step() {
+	w.parked = false
+	w.resume <- struct{}{}
+	<-w.yielded
+}
+
+// finish finishes the parked work without parking again.
+func (w *frameWork) finish() {
+	if w.parked {
+		w.hurry = true
+		w.step()
+	}
+}
+
+// playJob is a frame's seconds of play (player.tick) computed as
+// frameWork (session.PlayBudget; Session.PlaySecond's pace): the seconds
+// done are drawn before the job parks. No new second starts once the
+// budget is used. Any change of the session finishes the second under way
+// first, at once (finishPlay, from Session.OnStop), as does stopping play.
+type playJob struct {
+	frameWork
+	inst *Instance
+	// fresh counts the seconds done and not drawn yet.
+	fresh int
 }
 
 // playSeconds computes up to n seconds of play, each paced with budget,
@@ -257,19 +290,18 @@ type playJob struct {
 // ran out). It returns when they are done or the job parks; then
 // i.playing is the job until it ends.
 func (i *Instance) playSeconds(n int, budget time.Duration, end func(k int)) {
-	j := &playJob{inst: i, budget: budget, began: monotonic(), resume: make(chan struct{}, 1),
-		yielded: make(chan struct{}, 1), done: make(chan struct{})}
+	j := &playJob{frameWork: newFrameWork(budget), inst: i}
 	i.playing = j
 	go func() {
 		k := 0
-		for k < n && (k == 0 || !j.hurry && monotonic()-j.began < budget) {
+		for k < n && (k == 0 || !j.hurry && !j.due()) {
 			i.PlaySecond(j.pace)
 			k++
 			j.fresh++
 		}
 		i.playing = nil
 		end(k)
-		close(j.done)
+		j.parked = false
 		j.yielded <- struct{}{}
 	}()
 	<-j.yielded
@@ -278,34 +310,21 @@ func (i *Instance) playSeconds(n int, budget time.Duration, end func(k int)) {
 // pace parks the job once the frame has used its budget, after drawing
 // the seconds it has done, until the next frame resumes it (step).
 func (j *playJob) pace() {
-	if j.hurry || monotonic()-j.began < j.budget {
+	if !j.due() {
 		return
 	}
 	if j.fresh > 0 {
 		j.fresh = 0
 		j.inst.Changed()
 	}
-	j.parked = true
-	j.yielded <- struct{}{}
-	<-j.resume
-	j.began = monotonic()
-}
-
-// step resumes the job for a frame's work; it returns when the job parks
-// again or is done.
-func (j *playJob) step() {
-	j.parked = false
-	j.resume <- struct{}{}
-	<-j.yielded
+	j.park()
 }
 
 // finishPlay finishes the second of play under way, if one is parked,
 // without parking again: it is drawn, and then the caller changes the
 // session or stops play.
 func (i *Instance) finishPlay() {
-	if j := i.playing; j != nil && j.parked {
-		j.hurry, j.parked = true, false
-		j.resume <- struct{}{}
-		<-j.done
+	if j := i.playing; j != nil {
+		j.finish()
 	}
 }

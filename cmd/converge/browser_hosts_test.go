@@ -8,6 +8,9 @@ package main
 
 import (
 	"bufio"
+	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -150,6 +153,8 @@ func TestExportedSiteOnEveryStaticHost(t *testing.T) {
 			t.Cleanup(h.Close)
 			return h.URL
 		}, used: "/dist/converge.wasm.br"},
+		{name: "nginx", host: func(t *testing.T) string { return nginxHost(t, dir) },
+			used: "/dist/converge.wasm.br"},
 		{name: "a br that does not instantiate", host: func(t *testing.T) string {
 			h := httptest.NewServer(corruptBrHost(dir, rules))
 			t.Cleanup(h.Close)
@@ -231,4 +236,136 @@ func TestEmbedFallbackWhenNothingLoads(t *testing.T) {
 		assert.False(t, got.Defined, "converge.js is refused without CORS")
 		assert.True(t, got.Visible, "the element's own content shows")
 	})
+}
+
+// nginxRecipe is the nginx block of docs/embedding.md ("Hosting recipes"),
+// which nginxHost runs as it is written, but for its listen and root.
+func nginxRecipe(t *testing.T) string {
+	t.Helper()
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "embedding.md"))
+	require.NoError(t, err)
+	text := string(doc)
+	i := strings.Index(text, "```nginx\n")
+	require.GreaterOrEqual(t, i, 0, "docs/embedding.md has an nginx block")
+	text = text[i+len("```nginx\n"):]
+	j := strings.Index(text, "```")
+	require.GreaterOrEqual(t, j, 0, "docs/embedding.md's nginx block ends")
+	var b strings.Builder
+	for _, line := range strings.Split(text[:j], "\n") {
+		b.WriteString(strings.TrimPrefix(line, "  ") + "\n")
+	}
+	recipe := b.String()
+	for _, want := range []string{"listen 8080;", "root /srv/converge;"} {
+		require.Contains(t, recipe, want, "docs/embedding.md's nginx block")
+	}
+	return recipe
+}
+
+// nginxHost serves dir with nginx, configured by docs/embedding.md's recipe,
+// on a free loopback port, and stops it when the test ends.
+func nginxHost(t *testing.T, dir string) string {
+	t.Helper()
+	nginx, err := exec.LookPath("nginx")
+	if err != nil {
+		if _, serr := os.Stat("/usr/sbin/nginx"); serr != nil {
+			unavailable(t, "no nginx on PATH (apt-get install nginx)")
+		}
+		nginx = "/usr/sbin/nginx"
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := l.Addr().String()
+	require.NoError(t, l.Close())
+	tmp := t.TempDir()
+	recipe := strings.Replace(nginxRecipe(t), "listen 8080;", "listen "+addr+";", 1)
+	recipe = strings.Replace(recipe, "root /srv/converge;", "root "+dir+";", 1)
+	// nginx in the foreground, one process (so it runs as the test's user
+	// and reads the test's folders), everything it writes in tmp.
+	conf := fmt.Sprintf(`daemon off;
+master_process off;
+pid %[1]s/nginx.pid;
+error_log %[1]s/error.log;
+events {}
+http {
+    access_log off;
+    client_body_temp_path %[1]s/body;
+    proxy_temp_path %[1]s/proxy;
+    fastcgi_temp_path %[1]s/fastcgi;
+    uwsgi_temp_path %[1]s/uwsgi;
+    scgi_temp_path %[1]s/scgi;
+%[2]s}
+`, tmp, recipe)
+	confFile := filepath.Join(tmp, "nginx.conf")
+	require.NoError(t, os.WriteFile(confFile, []byte(conf), 0o644))
+	cmd := exec.Command(nginx, "-e", filepath.Join(tmp, "error.log"), "-c", confFile)
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	require.NoError(t, cmd.Start())
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		<-done
+	})
+	// Ready when it accepts a connection; an exit first is a failure.
+	deadline := time.Now().Add(serveStartTimeout)
+	for {
+		select {
+		case err := <-done:
+			log, _ := os.ReadFile(filepath.Join(tmp, "error.log"))
+			t.Fatalf("nginx exited (%v) before serving: %s%s", err, out.String(), log)
+		default:
+		}
+		if c, err := net.Dial("tcp", addr); err == nil {
+			_ = c.Close()
+			return "http://" + addr
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("nginx did not listen on %s within %v", addr, serveStartTimeout)
+		}
+		time.Sleep(10 * time.Millisecond) // polls for the port, a signal
+
+	}
+}
+
+// The recipe's headers, read directly: the brotli wasm decodes as a module,
+// every file may be read from another origin, content-hashed names are
+// cached for good and the others are not.
+func TestNginxRecipeSendsTheHeadersOfHeaders(t *testing.T) {
+	t.Parallel()
+	dir := exportedSite(t)
+	base := nginxHost(t, dir)
+	matches, err := filepath.Glob(filepath.Join(dir, "v", "*", "dist", "converge.wasm.br"))
+	require.NoError(t, err)
+	require.Len(t, matches, 1)
+	br, err := filepath.Rel(dir, matches[0])
+	require.NoError(t, err)
+	get := func(path string) *http.Response {
+		req, err := http.NewRequest(http.MethodGet, base+"/"+filepath.ToSlash(path), nil)
+		require.NoError(t, err)
+		req.Header.Set("Accept-Encoding", "br, gzip") // set: the client does not decode
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		_, _ = io.Copy(io.Discard, resp.Body)
+		_ = resp.Body.Close()
+		require.Equal(t, http.StatusOK, resp.StatusCode, path)
+		return resp
+	}
+	for _, tc := range []struct {
+		path, typ, encoding, cache string
+	}{
+		{br, "application/wasm", "br", "public, max-age=31536000, immutable"},
+		{strings.TrimSuffix(br, ".br") + ".gz", "application/wasm", "gzip", "public, max-age=31536000, immutable"},
+		{strings.TrimSuffix(br, ".br"), "application/wasm", "", "public, max-age=31536000, immutable"},
+		{"converge.js", "application/javascript", "", ""},
+		{"index.html", "text/html", "", ""},
+	} {
+		resp := get(tc.path)
+		assert.Equal(t, tc.typ, strings.TrimSuffix(resp.Header.Get("Content-Type"), "; charset=utf-8"), "%s: Content-Type", tc.path)
+		assert.Equal(t, tc.encoding, resp.Header.Get("Content-Encoding"), "%s: Content-Encoding", tc.path)
+		assert.Equal(t, tc.cache, resp.Header.Get("Cache-Control"), "%s: Cache-Control", tc.path)
+		assert.Equal(t, "*", resp.Header.Get("Access-Control-Allow-Origin"), "%s", tc.path)
+		assert.Equal(t, "cross-origin", resp.Header.Get("Cross-Origin-Resource-Policy"), "%s", tc.path)
+		assert.Equal(t, "nosniff", resp.Header.Get("X-Content-Type-Options"), "%s", tc.path)
+	}
 }

@@ -123,7 +123,13 @@ type Seek struct {
 	restored     bool
 	// last is how many seconds the seek's last Step computed (0: none yet).
 	last int64
+	// halted ends the slice under way after the second it is computing.
+	halted bool
 }
+
+// Halt makes the slice under way (SlicePaced, parked mid-second) end with
+// the second it is computing: the seek is being stopped where it is.
+func (k *Seek) Halt() { k.halted = true }
 
 // NewSeek prepares the seek of s to target; now is a monotonic clock (the
 // page's performance.now). Nothing is computed until Slice.
@@ -140,6 +146,18 @@ func NewSeek(s *sim.Sim, target int64, m *Meter, now func() time.Duration) *Seek
 // a step sized by it alone once computed a rollout of 1,000 pods in one
 // task of several seconds.
 func (k *Seek) Slice() bool {
+	return k.SlicePaced(nil)
+}
+
+// SlicePaced is Slice, but a step of one second (the first of a seek, or
+// one the meter says costs the slice's whole budget or more) is computed
+// with sim.Sim.StepPaced: pace is called between its pieces, and may park
+// the caller's goroutine until a later frame (it says whether it did), so that a second that costs
+// more than a slice (a rollout's at 10,000 pods) goes across frames while
+// the readers show the second before. Parked time is not counted on the
+// meter; a slice whose second parked ends when that second is done. nil
+// is Slice.
+func (k *Seek) SlicePaced(pace func() (parked bool)) bool {
 	start := k.now()
 	if !k.restored {
 		k.restored = true
@@ -147,7 +165,7 @@ func (k *Seek) Slice() bool {
 			k.Sim.SeekTo(k.From)
 		}
 	}
-	for k.Sim.T() < k.Target {
+	for k.Sim.T() < k.Target && !k.halted {
 		left := SliceBudget - (k.now() - start)
 		if left <= 0 {
 			break
@@ -155,8 +173,24 @@ func (k *Seek) Slice() bool {
 		n := min(max(int64(left/k.meter.PerSecond(k.Sim)), 1), max(2*k.last, 1), k.Target-k.Sim.T())
 		k.last = n
 		began := k.now()
-		k.Sim.Step(int(n))
-		k.meter.Observe(n, k.now()-began)
+		if n > 1 || pace == nil {
+			k.Sim.Step(int(n))
+			k.meter.Observe(n, k.now()-began)
+			continue
+		}
+		var waited time.Duration
+		parked := false
+		k.Sim.StepPaced(func() {
+			at := k.now()
+			if pace() {
+				parked = true
+				waited += k.now() - at
+			}
+		})
+		k.meter.Observe(1, k.now()-began-waited)
+		if parked {
+			break // it went across frames: the slice ends with it
+		}
 	}
 	return k.Sim.T() >= k.Target
 }

@@ -121,3 +121,54 @@ func TestSeekBackRestoresFirst(t *testing.T) {
 	assert.True(t, k.Slice(), "3 seconds fit in one slice")
 	assert.Equal(t, int64(33), s.T())
 }
+
+// TestSeekSlicePaced: a slice's one-second step is computed with
+// StepPaced; a pace that does not park costs the slice nothing. A pace that parks (here it advances the clock by a frame, as
+// a goroutine parked until the next frame would see it) ends the slice
+// with that second, and the parked time is not on the meter; meanwhile the
+// readers show the second before; the end is SeekTo's state.
+func TestSeekSlicePaced(t *testing.T) {
+	t.Parallel()
+	s := newSim(t)
+	want := newSim(t)
+	want.SeekTo(45)
+	wantLine, err := want.TraceLine()
+	require.NoError(t, err)
+
+	clock := &fakeClock{step: time.Microsecond}
+	m := &Meter{}
+	k := NewSeek(s, 45, m, clock.now)
+	paces, parks := 0, 0
+	before := s.T()
+	pace := func() bool {
+		paces++
+		assert.Equal(t, before, s.T(), "a reader sees the second before, never half a second")
+		if paces%3 == 0 {
+			parks++
+			clock.at += time.Second // parked until a later frame
+			return true
+		}
+		return false
+	}
+	assert.False(t, k.SlicePaced(pace), "the first slice's second parked")
+	assert.Equal(t, int64(1), s.T(), "a slice whose second parked ends with that second")
+	require.Positive(t, parks)
+	assert.Less(t, m.PerSecond(s), 100*time.Millisecond, "the meter does not count the parked second")
+
+	for slices := 0; ; slices++ {
+		require.Less(t, slices, 100)
+		before = s.T()
+		if k.SlicePaced(pace) {
+			break
+		}
+	}
+	assert.Equal(t, int64(45), s.T())
+	got, err := s.TraceLine()
+	require.NoError(t, err)
+	assert.True(t, string(got) == string(wantLine), "the same state as SeekTo(45)")
+
+	// A pace that never parks: the slice goes on past its paced second.
+	s = newSim(t)
+	k = NewSeek(s, 45, &Meter{}, (&fakeClock{step: time.Microsecond}).now)
+	assert.True(t, k.SlicePaced(func() bool { return false }), "45 quiet seconds fit in one slice")
+}
