@@ -47,10 +47,9 @@ type seekJob struct {
 // seekRun is one slice of a seek, computed as frameWork.
 type seekRun struct {
 	frameWork
-	// done: the slice returned; finished: the seek reached its target;
-	// err: the slice panicked.
-	done, finished bool
-	err            error
+	// finished: the seek reached its target; err: the slice panicked.
+	finished bool
+	err      error
 }
 
 // startSlice runs a slice of j's seek in a goroutine; it returns when the
@@ -66,7 +65,7 @@ func (j *seekJob) startSlice() *seekRun {
 			if v := recover(); v != nil {
 				r.err = fmt.Errorf("internal error: seekAsync: %s", panicText(v))
 			}
-			r.parked, r.done = false, true
+			r.parked = false
 			r.yielded <- struct{}{}
 		}()
 		r.finished = j.seek.SlicePaced(r.pace)
