@@ -183,3 +183,32 @@ func TestPageUsesNoDOMTypeWrappers(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkdownTablesEndWithABlankLine: in GitHub's Markdown a table goes on
+// until a blank line, so a paragraph written right under one renders as
+// one more row of it.
+func TestMarkdownTablesEndWithABlankLine(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob(filepath.Join("..", "docs", "*.md"))
+	require.NoError(t, err)
+	files = append(files, filepath.Join("..", "README.md"))
+	require.Greater(t, len(files), 5)
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		require.NoError(t, err)
+		lines := strings.Split(string(src), "\n")
+		fence := false
+		for i := 1; i < len(lines); i++ {
+			if strings.HasPrefix(strings.TrimSpace(lines[i-1]), "```") {
+				fence = !fence
+			}
+			if fence {
+				continue
+			}
+			prev, line := lines[i-1], lines[i]
+			if strings.HasPrefix(prev, "|") && strings.TrimSpace(line) != "" && !strings.HasPrefix(line, "|") {
+				assert.Fail(t, "a table runs into the text after it", "%s:%d: put a blank line before %q", f, i+1, strings.TrimSpace(line))
+			}
+		}
+	}
+}
