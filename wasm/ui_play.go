@@ -308,16 +308,18 @@ func (i *Instance) playSeconds(n int, budget time.Duration, end func(k int)) {
 }
 
 // pace parks the job once the frame has used its budget, after drawing
-// the seconds it has done, until the next frame resumes it (step).
-func (j *playJob) pace() {
+// the seconds it has done, until the next frame resumes it (step), and
+// says whether it did.
+func (j *playJob) pace() bool {
 	if !j.due() {
-		return
+		return false
 	}
 	if j.fresh > 0 {
 		j.fresh = 0
 		j.inst.Changed()
 	}
 	j.park()
+	return true
 }
 
 // finishPlay finishes the second of play under way, if one is parked,

@@ -26,10 +26,11 @@ func TestPlaySecond(t *testing.T) {
 	played.OnChange = func() { t.Error("PlaySecond draws nothing") }
 	calls := 0
 	for i := int64(0); i < 5; i++ {
-		played.PlaySecond(func() {
+		played.PlaySecond(func() bool {
 			calls++
 			assert.Equal(t, i, played.Sim.T(), "the second before is shown")
 			clk += time.Second // parked for a second
+			return true
 		})
 		stepped.Step(1)
 		var a, b bytes.Buffer
@@ -43,4 +44,22 @@ func TestPlaySecond(t *testing.T) {
 	// Parked seconds are not work: a frame still fits the rest of the
 	// scenario (55 s).
 	assert.Equal(t, 55, played.PlayFrame(1000))
+}
+
+// TestPlaySecondMetersAPaceThatDidNotPark: a pace call that did not park
+// is the second's work (its own cost included), as in a seek's paced
+// second; only parked time is left off the meter.
+func TestPlaySecondMetersAPaceThatDidNotPark(t *testing.T) {
+	t.Parallel()
+	var clk time.Duration
+	played := New(testLibrary(), func() time.Duration { return clk })
+	require.NoError(t, played.LoadBuiltin("alpha"))
+	for range 5 {
+		played.PlaySecond(func() bool {
+			clk += time.Second // a second of work, no park
+			return false
+		})
+	}
+	assert.Equal(t, int64(5), played.Sim.T())
+	assert.Equal(t, 1, played.PlayFrame(1000), "seconds that cost seconds: one a frame")
 }

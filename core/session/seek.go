@@ -172,22 +172,14 @@ func (k *Seek) SlicePaced(pace func() (parked bool)) bool {
 		}
 		n := min(max(int64(left/k.meter.PerSecond(k.Sim)), 1), max(2*k.last, 1), k.Target-k.Sim.T())
 		k.last = n
-		began := k.now()
 		if n > 1 || pace == nil {
+			began := k.now()
 			k.Sim.Step(int(n))
 			k.meter.Observe(n, k.now()-began)
 			continue
 		}
-		var waited time.Duration
-		parked := false
-		k.Sim.StepPaced(func() {
-			at := k.now()
-			if pace() {
-				parked = true
-				waited += k.now() - at
-			}
-		})
-		k.meter.Observe(1, k.now()-began-waited)
+		work, parked := stepPacedSecond(k.Sim, k.now, pace)
+		k.meter.Observe(1, work)
 		if parked {
 			break // it went across frames: the slice ends with it
 		}
@@ -213,4 +205,22 @@ func (k *Seek) Progress() Progress {
 		p.Fraction = float64(max(p.T-k.From, 0)) / float64(k.Target-k.From)
 	}
 	return p
+}
+
+// stepPacedSecond computes the simulation's next second with
+// sim.Sim.StepPaced, calling pace between its pieces, and returns the time
+// it took less the time pace spent parked (pace says whether it parked; a
+// call that did not park is work, its own cost included) and whether it
+// parked at all. Play and a seek's paced second meter their work with it.
+func stepPacedSecond(sm *sim.Sim, now func() time.Duration, pace func() (parked bool)) (work time.Duration, parked bool) {
+	began := now()
+	var waited time.Duration
+	sm.StepPaced(func() {
+		at := now()
+		if pace() {
+			parked = true
+			waited += now() - at
+		}
+	})
+	return now() - began - waited, parked
 }

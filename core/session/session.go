@@ -679,19 +679,13 @@ const PlayBudget = 6 * time.Millisecond
 // and resumes next frame, while the readers show the second before). The
 // meter counts the work, not the time parked. It draws nothing: the play
 // loop draws once a frame's seconds are done.
-func (s *Session) PlaySecond(pace func()) {
+func (s *Session) PlaySecond(pace func() (parked bool)) {
 	if s.Sim == nil || s.Sim.T() >= MaxSeconds {
 		return
 	}
 	s.stop("stopped by a step")
-	var parked time.Duration
-	began := s.now()
-	s.Sim.StepPaced(func() {
-		at := s.now()
-		pace()
-		parked += s.now() - at
-	})
-	s.meter.Observe(1, s.now()-began-parked)
+	work, _ := stepPacedSecond(s.Sim, s.now, pace)
+	s.meter.Observe(1, work)
 }
 
 // AtEnd is whether the simulation is at or past its scenario's end, where
