@@ -29,13 +29,15 @@ func readGoMod(t *testing.T, dir string) goMod {
 	return m
 }
 
-// TestKwokPinsAreKcsVersions: kwokpin builds kwok with every module it
-// shares with kc at kc's version, so that a cold build compiles those
-// packages once (cmd/realcluster/kwokpin.go). A module kc moves to another
-// version, or one kwok needs that kc also has, must move here too.
+// TestKwokPinsAreKcsVersions: kwokpin builds kwok from exactly kc's
+// modules, so that a cold build compiles them once (kwokpin's go.mod says
+// how). When kc's modules move, kwokpin's must: each module kc has at the
+// version kc's build selects, kc's replaces, and a directory replace
+// (./mods/PATH, or ./src for kwok) only for a module kc does not have, at
+// tools/realcluster/kwok's version (its go.sum has it).
 func TestKwokPinsAreKcsVersions(t *testing.T) {
 	t.Parallel()
-	cmd := exec.Command("go", "list", "-m", "-f", "{{.Path}} {{with .Replace}}{{.Version}}{{else}}{{.Version}}{{end}}", "all")
+	cmd := exec.Command("go", "list", "-m", "-f", "{{.Path}} {{.Version}}", "all")
 	cmd.Env = append(cmd.Environ(), "GOWORK=off")
 	out, err := cmd.Output()
 	require.NoError(t, err, "go list -m all in tools/realcluster")
@@ -47,36 +49,51 @@ func TestKwokPinsAreKcsVersions(t *testing.T) {
 	}
 	require.Equal(t, "v1.35.4", kc["k8s.io/kubernetes"])
 
-	pin := readGoMod(t, "kwokpin")
-	pinned := map[string]string{}
-	for _, r := range pin.Replace {
-		if r.Old.Path == "sigs.k8s.io/kwok" {
-			assert.Equal(t, "./src", r.New.Path, "kwok's ported module")
-			continue
-		}
-		assert.Equal(t, r.Old.Path, r.New.Path, "a pin replaces a module by itself at another version")
-		v, ok := kc[r.Old.Path]
-		if assert.True(t, ok, "%s is pinned but kc does not use it", r.Old.Path) {
-			assert.Equal(t, v, r.New.Version, "%s: pinned at %s, kc's is %s", r.Old.Path, r.New.Version, v)
-		}
-		pinned[r.Old.Path] = r.New.Version
-	}
 	own := readGoMod(t, "kwok")
-	var kwokVersion string
+	kwokOwn := map[string]string{}
 	for _, r := range own.Require {
-		if r.Path == "sigs.k8s.io/kwok" {
-			kwokVersion = r.Version
+		kwokOwn[r.Path] = r.Version
+	}
+	pin := readGoMod(t, "kwokpin")
+	required := map[string]string{}
+	for _, r := range pin.Require {
+		required[r.Path] = r.Version
+		if v, ok := kc[r.Path]; ok {
+			assert.Equal(t, v, r.Version, "%s: kwokpin requires %s, kc's build selects %s", r.Path, r.Version, v)
 		}
 	}
-	for _, r := range pin.Require {
-		if r.Path == "sigs.k8s.io/kwok" {
-			assert.Equal(t, kwokVersion, r.Version, "kwokpin builds the kwok that tools/realcluster/kwok builds")
+	kcMod := readGoMod(t, ".")
+	kcReplace := map[string]string{}
+	for _, r := range kcMod.Replace {
+		kcReplace[r.Old.Path] = r.New.Path + " " + r.New.Version
+	}
+	dirs := 0
+	for _, r := range pin.Replace {
+		if strings.HasPrefix(r.New.Path, "./") {
+			dirs++
+			_, kcHas := kc[r.Old.Path]
+			assert.False(t, kcHas, "%s is kc's too: require it at kc's version, do not copy it", r.Old.Path)
+			want := "./mods/" + r.Old.Path
+			if r.Old.Path == "sigs.k8s.io/kwok" {
+				want = "./src"
+			}
+			assert.Equal(t, want, r.New.Path)
+			assert.Equal(t, kwokOwn[r.Old.Path], required[r.Old.Path], "%s: at tools/realcluster/kwok's version", r.Old.Path)
 			continue
 		}
-		if v, ok := kc[r.Path]; ok && v != r.Version {
-			assert.Equal(t, v, pinned[r.Path], "%s: kwok needs %s, kc has %s: pin it (kwokpin's go.mod)", r.Path, r.Version, v)
-		}
+		assert.Equal(t, kcReplace[r.Old.Path], r.New.Path+" "+r.New.Version, "%s: kc's replace", r.Old.Path)
 	}
-	assert.NotEmpty(t, kwokVersion)
-	assert.Greater(t, len(pinned), 50, "kwok shares dozens of modules with kc")
+	for old, repl := range kcReplace {
+		if old == "converge" {
+			continue
+		}
+		found := false
+		for _, r := range pin.Replace {
+			found = found || r.Old.Path == old && r.New.Path+" "+r.New.Version == repl
+		}
+		assert.True(t, found, "kc replaces %s by %s: so must kwokpin", old, repl)
+	}
+	assert.NotEmpty(t, kwokOwn["sigs.k8s.io/kwok"])
+	assert.Equal(t, kwokOwn["sigs.k8s.io/kwok"], required["sigs.k8s.io/kwok"], "kwokpin builds the kwok that tools/realcluster/kwok builds")
+	assert.Greater(t, dirs, 1, "kwok and the modules only kwok uses are copied")
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -58,8 +59,11 @@ var kwokPort = []struct {
 `},
 }
 
-// portKwok copies kwok's module from src to dst and applies kwokPort.
-func portKwok(src, dst string) error {
+// copyModule copies a module's directory from the module cache to dst
+// (writable), with its go.mod cut to its module and go lines: the
+// requirements are kwokpin's go.mod's alone. A module from before modules
+// gets a go.mod naming it.
+func copyModule(src, dst, path string) error {
 	if err := os.RemoveAll(dst); err != nil {
 		return err
 	}
@@ -87,8 +91,21 @@ func portKwok(src, dst string) error {
 	if err != nil {
 		return err
 	}
+	goVersion := "1.17"
+	if b, err := os.ReadFile(filepath.Join(src, "go.mod")); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if f := strings.Fields(line); len(f) == 2 && f[0] == "go" {
+				goVersion = f[1]
+			}
+		}
+	}
+	return os.WriteFile(filepath.Join(dst, "go.mod"), []byte("module "+path+"\n\ngo "+goVersion+"\n"), 0o644)
+}
+
+// port applies kwokPort to kwok's copied module in dir.
+func port(dir string) error {
 	for _, r := range kwokPort {
-		p := filepath.Join(dst, r.file)
+		p := filepath.Join(dir, r.file)
 		b, err := os.ReadFile(p)
 		if err != nil {
 			return err
@@ -111,20 +128,77 @@ func firstLine(s string) string {
 	return s
 }
 
-// buildKwokPinned builds kwok in work (out/kwokpin) from kwokpin's go.mod
-// and go.sum and kwok's ported module in work/src.
-func buildKwokPinned(ctx context.Context, mod, work, outFile string) error {
-	src, err := kwokSrc(ctx)
+// pinnedModFile is what realcluster build reads of kwokpin's go.mod.
+type pinnedModFile struct {
+	Require []struct{ Path, Version string }
+	Replace []struct {
+		Old struct{ Path string }
+		New struct{ Path, Version string }
+	}
+}
+
+// prepareKwokPinned lays out kwokpin in work: its go.mod and go.sum, and
+// each module it replaces by a directory (kwok's, ported, and the modules
+// only kwok uses), copied from the module cache at its required version.
+func prepareKwokPinned(ctx context.Context, mod, work string) error {
+	cmd := exec.CommandContext(ctx, "go", "mod", "edit", "-json")
+	cmd.Dir = filepath.Join(mod, "kwokpin")
+	out, err := cmd.Output()
 	if err != nil {
+		return fmt.Errorf("go mod edit -json (kwokpin): %w", err)
+	}
+	var mf pinnedModFile
+	if err := json.Unmarshal(out, &mf); err != nil {
 		return err
 	}
-	if err := portKwok(src, filepath.Join(work, "src")); err != nil {
-		return fmt.Errorf("porting kwok: %w", err)
+	required := map[string]string{}
+	for _, r := range mf.Require {
+		required[r.Path] = r.Version
+	}
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		return err
+	}
+	for _, r := range mf.Replace {
+		if !strings.HasPrefix(r.New.Path, "./") {
+			continue
+		}
+		v, ok := required[r.Old.Path]
+		if !ok {
+			return fmt.Errorf("kwokpin replaces %s by a directory but does not require it", r.Old.Path)
+		}
+		// Downloaded from tools/realcluster/kwok, whose go.sum has it.
+		cmd := exec.CommandContext(ctx, "go", "mod", "download", "-json", r.Old.Path+"@"+v)
+		cmd.Dir = filepath.Join(mod, "kwok")
+		out, err := cmd.Output()
+		if err != nil {
+			return fmt.Errorf("go mod download %s@%s: %w", r.Old.Path, v, err)
+		}
+		var m struct{ Dir string }
+		if err := json.Unmarshal(out, &m); err != nil || m.Dir == "" {
+			return fmt.Errorf("go mod download %s@%s: no directory in %q", r.Old.Path, v, out)
+		}
+		dst := filepath.Join(work, filepath.FromSlash(r.New.Path))
+		if err := copyModule(m.Dir, dst, r.Old.Path); err != nil {
+			return err
+		}
+		if r.Old.Path == "sigs.k8s.io/kwok" {
+			if err := port(dst); err != nil {
+				return fmt.Errorf("porting kwok: %w", err)
+			}
+		}
 	}
 	for _, f := range []string{"go.mod", "go.sum"} {
 		if err := copyFile(filepath.Join(mod, "kwokpin", f), filepath.Join(work, f)); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// buildKwokPinned builds kwok in work (out/kwokpin) from kwokpin.
+func buildKwokPinned(ctx context.Context, mod, work, outFile string) error {
+	if err := prepareKwokPinned(ctx, mod, work); err != nil {
+		return err
 	}
 	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags", "-s -w", "-o", outFile, "sigs.k8s.io/kwok/cmd/kwok")
 	cmd.Dir, cmd.Stdout, cmd.Stderr = work, os.Stdout, os.Stderr
