@@ -197,7 +197,7 @@ k8sdiff:
 ## realcluster: replay scenarios on a real Kubernetes v1.35.4 control plane with kwok, built from Go modules (tools/realcluster, a module of its own), and compare each with Converge's trace; prints a table (docs/fidelity.md)
 # REALCLUSTER_SCENARIOS: the scenarios (default: the library); `make
 # realcluster-ci` runs REALCLUSTER_CI, the set .ci/run runs. The build (about
-# 1,700 CPU-seconds cold, a relink warm) runs niced, at REALCLUSTER_BUILD_P
+# 1,300 CPU-seconds cold, a relink warm) runs niced, at REALCLUSTER_BUILD_P
 # packages at once (empty: go's default, one per core); the binaries are kept
 # in the user's cache directory by a key of what they are built from
 # (realcluster build -cache), so a machine that keeps its caches builds

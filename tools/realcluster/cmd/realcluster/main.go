@@ -128,28 +128,45 @@ func build(ctx context.Context, args []string) error {
 			return linkKubectl(out)
 		}
 	}
-	steps := []struct {
-		dir  string
-		args []string
-	}{
-		{mod, []string{"build", "-trimpath", "-ldflags", ldflags(), "-o", filepath.Join(out, "kc"), "./cmd/kc"}},
-		{filepath.Join(mod, "kwok"), []string{"build", "-trimpath", "-ldflags", "-s -w", "-o", filepath.Join(out, "kwok"), "sigs.k8s.io/kwok/cmd/kwok"}},
-	}
 	for _, f := range []string{"kc", "kwok"} {
 		// A hard link into the cache: never written through.
 		_ = os.Remove(filepath.Join(out, f))
 	}
-	for _, s := range steps {
-		t0 := time.Now()
-		cmd := exec.CommandContext(ctx, "go", s.args...)
-		cmd.Dir, cmd.Stdout, cmd.Stderr = s.dir, os.Stdout, os.Stderr
+	cut := func(what string) error {
+		return fmt.Errorf("THE TIME BUDGET CUT THE BUILD SHORT after %.0fs, in go build %s (what was compiled stays in the Go build cache for the next run)", time.Since(began).Seconds(), what)
+	}
+	t0 := time.Now()
+	kcArgs := []string{"build", "-trimpath", "-ldflags", ldflags(), "-o", filepath.Join(out, "kc"), "./cmd/kc"}
+	cmd := exec.CommandContext(ctx, "go", kcArgs...)
+	cmd.Dir, cmd.Stdout, cmd.Stderr = mod, os.Stdout, os.Stderr
+	if err := cmd.Run(); err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return cut("./cmd/kc")
+		}
+		return fmt.Errorf("go %s: %w", strings.Join(kcArgs, " "), err)
+	}
+	fmt.Printf("built kc in %.0fs\n", time.Since(t0).Seconds())
+	// kwok at kc's versions first (kwokpin: its shared packages are kc's,
+	// already compiled), then at its own if that fails.
+	t0 = time.Now()
+	kwokOut := filepath.Join(out, "kwok")
+	if err := buildKwokPinned(ctx, mod, filepath.Join(out, "kwokpin"), kwokOut); err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return cut("sigs.k8s.io/kwok/cmd/kwok")
+		}
+		fmt.Printf("realcluster: kwok does not build at kc's versions (%v); building it at its own (tools/realcluster/kwok)\n", err)
+		kwokArgs := []string{"build", "-trimpath", "-ldflags", "-s -w", "-o", kwokOut, "sigs.k8s.io/kwok/cmd/kwok"}
+		cmd := exec.CommandContext(ctx, "go", kwokArgs...)
+		cmd.Dir, cmd.Stdout, cmd.Stderr = filepath.Join(mod, "kwok"), os.Stdout, os.Stderr
 		if err := cmd.Run(); err != nil {
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				return fmt.Errorf("THE TIME BUDGET CUT THE BUILD SHORT after %.0fs, in go build %s (what was compiled stays in the Go build cache for the next run)", time.Since(began).Seconds(), s.args[len(s.args)-1])
+				return cut("sigs.k8s.io/kwok/cmd/kwok")
 			}
-			return fmt.Errorf("go %s: %w", strings.Join(s.args, " "), err)
+			return fmt.Errorf("go %s: %w", strings.Join(kwokArgs, " "), err)
 		}
-		fmt.Printf("built %s in %.0fs\n", s.args[len(s.args)-2], time.Since(t0).Seconds())
+		fmt.Printf("built kwok at its own versions in %.0fs\n", time.Since(t0).Seconds())
+	} else {
+		fmt.Printf("built kwok at kc's versions in %.0fs\n", time.Since(t0).Seconds())
 	}
 	if cached != "" {
 		// Only the newest key is kept: each is some 200 MB.
@@ -192,7 +209,7 @@ func buildKey(ctx context.Context, mod string) (string, error) {
 	}
 	h.Write(v)
 	h.Write([]byte(ldflags()))
-	for _, f := range []string{"go.mod", "go.sum", "cmd/kc/main.go", "kwok/go.mod", "kwok/go.sum"} {
+	for _, f := range []string{"go.mod", "go.sum", "cmd/kc/main.go", "kwok/go.mod", "kwok/go.sum", "kwokpin/go.mod", "kwokpin/go.sum", "cmd/realcluster/kwokpin.go"} {
 		b, err := os.ReadFile(filepath.Join(mod, f))
 		if err != nil {
 			return "", err
@@ -256,13 +273,19 @@ func copyFile(src, dst string) error {
 
 // kwokSrc is the kwok module's directory in the module cache.
 func kwokSrc(ctx context.Context) (string, error) {
-	cmd := exec.CommandContext(ctx, "go", "list", "-m", "-f", "{{.Dir}}", "sigs.k8s.io/kwok")
+	// download prints the module's directory, and fetches it first when
+	// the module cache does not have it yet (go list -m would print "").
+	cmd := exec.CommandContext(ctx, "go", "mod", "download", "-json", "sigs.k8s.io/kwok")
 	cmd.Dir = filepath.Join(moduleDir(), "kwok")
 	out, err := cmd.Output()
 	if err != nil {
-		return "", fmt.Errorf("go list -m sigs.k8s.io/kwok: %w", err)
+		return "", fmt.Errorf("go mod download sigs.k8s.io/kwok: %w", err)
 	}
-	return strings.TrimSpace(string(out)), nil
+	var m struct{ Dir string }
+	if err := json.Unmarshal(out, &m); err != nil || m.Dir == "" {
+		return "", fmt.Errorf("go mod download sigs.k8s.io/kwok: no directory in %q", out)
+	}
+	return m.Dir, nil
 }
 
 func run(ctx context.Context, args []string) error {
