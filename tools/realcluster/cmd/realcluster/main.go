@@ -122,6 +122,9 @@ func build(ctx context.Context, args []string) error {
 	}
 	cached := ""
 	if *cacheRoot != "" {
+		// Made first thing: its presence tells .ci/run that this machine
+		// keeps its caches, so the next run's build can start early.
+		_ = os.MkdirAll(*cacheRoot, 0o755)
 		cached = filepath.Join(*cacheRoot, key)
 		if copyBinaries(cached, out) == nil {
 			fmt.Printf("realcluster: kc and kwok from the cache %s (%.0fs)\n", cached, time.Since(began).Seconds())
