@@ -166,19 +166,12 @@ func prepareKwokPinned(ctx context.Context, mod, work string) error {
 		if !ok {
 			return fmt.Errorf("kwokpin replaces %s by a directory but does not require it", r.Old.Path)
 		}
-		// Downloaded from tools/realcluster/kwok, whose go.sum has it.
-		cmd := exec.CommandContext(ctx, "go", "mod", "download", "-json", r.Old.Path+"@"+v)
-		cmd.Dir = filepath.Join(mod, "kwok")
-		out, err := cmd.Output()
+		src, err := downloadModule(ctx, r.Old.Path+"@"+v)
 		if err != nil {
-			return fmt.Errorf("go mod download %s@%s: %w", r.Old.Path, v, err)
-		}
-		var m struct{ Dir string }
-		if err := json.Unmarshal(out, &m); err != nil || m.Dir == "" {
-			return fmt.Errorf("go mod download %s@%s: no directory in %q", r.Old.Path, v, out)
+			return err
 		}
 		dst := filepath.Join(work, filepath.FromSlash(r.New.Path))
-		if err := copyModule(m.Dir, dst, r.Old.Path); err != nil {
+		if err := copyModule(src, dst, r.Old.Path); err != nil {
 			return err
 		}
 		if r.Old.Path == "sigs.k8s.io/kwok" {
@@ -200,11 +193,5 @@ func buildKwokPinned(ctx context.Context, mod, work, outFile string) error {
 	if err := prepareKwokPinned(ctx, mod, work); err != nil {
 		return err
 	}
-	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags", "-s -w", "-o", outFile, "sigs.k8s.io/kwok/cmd/kwok")
-	cmd.Dir, cmd.Stdout, cmd.Stderr = work, os.Stdout, os.Stderr
-	cmd.Env = append(os.Environ(), "GOWORK=off")
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("go build (kwok at kc's versions): %w", err)
-	}
-	return nil
+	return goBuild(ctx, work, "-s -w", outFile, "sigs.k8s.io/kwok/cmd/kwok")
 }

@@ -139,14 +139,11 @@ func build(ctx context.Context, args []string) error {
 		return fmt.Errorf("THE TIME BUDGET CUT THE BUILD SHORT after %.0fs, in go build %s (what was compiled stays in the Go build cache for the next run)", time.Since(began).Seconds(), what)
 	}
 	t0 := time.Now()
-	kcArgs := []string{"build", "-trimpath", "-ldflags", ldflags(), "-o", filepath.Join(out, "kc"), "./cmd/kc"}
-	cmd := exec.CommandContext(ctx, "go", kcArgs...)
-	cmd.Dir, cmd.Stdout, cmd.Stderr = mod, os.Stdout, os.Stderr
-	if err := cmd.Run(); err != nil {
+	if err := goBuild(ctx, mod, ldflags(), filepath.Join(out, "kc"), "./cmd/kc"); err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return cut("./cmd/kc")
 		}
-		return fmt.Errorf("go %s: %w", strings.Join(kcArgs, " "), err)
+		return err
 	}
 	fmt.Printf("built kc in %.0fs\n", time.Since(t0).Seconds())
 	// kwok at kc's versions first (kwokpin: its shared packages are kc's,
@@ -158,14 +155,11 @@ func build(ctx context.Context, args []string) error {
 			return cut("sigs.k8s.io/kwok/cmd/kwok")
 		}
 		fmt.Printf("realcluster: kwok does not build at kc's versions (%v); building it at its own (tools/realcluster/kwok)\n", err)
-		kwokArgs := []string{"build", "-trimpath", "-ldflags", "-s -w", "-o", kwokOut, "sigs.k8s.io/kwok/cmd/kwok"}
-		cmd := exec.CommandContext(ctx, "go", kwokArgs...)
-		cmd.Dir, cmd.Stdout, cmd.Stderr = filepath.Join(mod, "kwok"), os.Stdout, os.Stderr
-		if err := cmd.Run(); err != nil {
+		if err := goBuild(ctx, filepath.Join(mod, "kwok"), "-s -w", kwokOut, "sigs.k8s.io/kwok/cmd/kwok"); err != nil {
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				return cut("sigs.k8s.io/kwok/cmd/kwok")
 			}
-			return fmt.Errorf("go %s: %w", strings.Join(kwokArgs, " "), err)
+			return err
 		}
 		fmt.Printf("built kwok at its own versions in %.0fs\n", time.Since(t0).Seconds())
 	} else {
@@ -276,19 +270,38 @@ func copyFile(src, dst string) error {
 
 // kwokSrc is the kwok module's directory in the module cache.
 func kwokSrc(ctx context.Context) (string, error) {
-	// download prints the module's directory, and fetches it first when
-	// the module cache does not have it yet (go list -m would print "").
-	cmd := exec.CommandContext(ctx, "go", "mod", "download", "-json", "sigs.k8s.io/kwok")
+	return downloadModule(ctx, "sigs.k8s.io/kwok")
+}
+
+// downloadModule is a module's directory in the module cache (path, or
+// path@version), downloaded first when the cache does not have it (go
+// list -m would print ""). It runs in tools/realcluster/kwok, whose go.sum
+// has kwok and every module kwok uses.
+func downloadModule(ctx context.Context, module string) (string, error) {
+	cmd := exec.CommandContext(ctx, "go", "mod", "download", "-json", module)
 	cmd.Dir = filepath.Join(moduleDir(), "kwok")
 	out, err := cmd.Output()
 	if err != nil {
-		return "", fmt.Errorf("go mod download sigs.k8s.io/kwok: %w", err)
+		return "", fmt.Errorf("go mod download %s: %w", module, err)
 	}
 	var m struct{ Dir string }
 	if err := json.Unmarshal(out, &m); err != nil || m.Dir == "" {
-		return "", fmt.Errorf("go mod download sigs.k8s.io/kwok: no directory in %q", out)
+		return "", fmt.Errorf("go mod download %s: no directory in %q", module, out)
 	}
 	return m.Dir, nil
+}
+
+// goBuild builds target in dir to outFile, trimmed, with these link
+// flags.
+func goBuild(ctx context.Context, dir, ld, outFile, target string) error {
+	args := []string{"build", "-trimpath", "-ldflags", ld, "-o", outFile, target}
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir, cmd.Stdout, cmd.Stderr = dir, os.Stdout, os.Stderr
+	cmd.Env = append(os.Environ(), "GOWORK=off")
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("go %s: %w", strings.Join(args, " "), err)
+	}
+	return nil
 }
 
 func run(ctx context.Context, args []string) error {
